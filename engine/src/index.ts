@@ -1,0 +1,2 @@
+// Public surface of the engine. Each area re-exports its own module here as it lands.
+export * from './core/types';

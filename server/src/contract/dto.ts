@@ -1,0 +1,162 @@
+// Response shapes (DTOs). Presenters in server/src/presenters build exactly these; nothing else goes on the wire.
+// Money is integer paise unless a field name says rupees; times are ISO-8601 UTC strings unless named `...Ms`.
+
+export type SubscriptionStatus = 'active' | 'pending' | 'inactive' | 'expired';
+
+export const BROKER_TYPES = ['zerodha', 'upstox', 'aliceblue', 'fyers', 'groww', 'angelone', 'dhan'] as const;
+export type BrokerType = (typeof BROKER_TYPES)[number];
+
+/** The signed-in user as `GET /api/auth/me` and the login response return it. Never carries secrets. */
+export interface UserDto {
+  id: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+  phone: string;
+  isAdmin: boolean;
+  brokerType: BrokerType | null;
+  brokerConnected: boolean;
+  subscriptionStatus: SubscriptionStatus;
+  subscriptionStartDate: string | null;
+  subscriptionEndDate: string | null;
+  createdAt: string;
+  lastActive: string | null;
+}
+
+export interface AuthResponse {
+  success: true;
+  token: string;
+  user: UserDto;
+  message?: string;
+}
+
+export interface SuccessResponse {
+  success: boolean;
+  message: string;
+}
+
+export interface PasswordResetRequestResponse extends SuccessResponse {
+  /** only when no mail transport is configured (test mode) */
+  resetLink?: string;
+}
+
+export interface InitAdminResponse extends SuccessResponse {
+  email: string;
+  /** generated once, shown once */
+  password: string;
+}
+
+/** Every error response. `error` is a stable id from the server's catalogue, `message` is for people. */
+export interface ErrorResponse {
+  error: string;
+  message: string;
+  /** the offending field, for validation errors */
+  field?: string;
+}
+
+export type SubsystemStatus = 'ok' | 'degraded' | 'down';
+
+export interface HealthResponse {
+  status: SubsystemStatus;
+  version: string;
+  uptimeSeconds: number;
+  time: string;
+  subsystems: Record<string, { status: SubsystemStatus; detail?: string }>;
+}
+
+/** `GET /api/market/nifty50` and the `market:tick` event. */
+export interface MarketTickDto {
+  symbol: string;
+  price: number;
+  change: number;
+  changePercent: number;
+  open: number;
+  high: number;
+  low: number;
+  volume: number;
+  /** ISO-8601 UTC */
+  timestamp: string;
+}
+
+export interface CandleDto {
+  interval: 1 | 3 | 5 | 15;
+  /** bucket start, epoch ms */
+  time: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+  closed: boolean;
+}
+
+export interface FeedHealthDto {
+  source: string;
+  status: 'live' | 'stale' | 'down';
+  lastTickAt: string | null;
+}
+
+export interface BotStatusDto {
+  isRunning: boolean;
+  reason?: string;
+}
+
+export interface UserStatsDto {
+  /** rupees, two decimals (derived from paise at the edge) */
+  todayPnl: number;
+  totalTrades: number;
+  winRate: number;
+  totalPnl: number;
+}
+
+export type TradeStatus = 'open' | 'closed' | 'cancelled';
+
+export interface TradeDto {
+  id: number;
+  userId: number;
+  symbol: string;
+  instrument: string;
+  tradeType: 'CALL' | 'PUT';
+  /** premium in rupees per unit */
+  entryPrice: number;
+  exitPrice: number | null;
+  stopLoss: number;
+  target: number;
+  quantity: number;
+  /** rupees; null while open */
+  pnl: number | null;
+  status: TradeStatus;
+  exitReason: string | null;
+  paper: boolean;
+  timestamp: string;
+  createdAt: string;
+  closedAt: string | null;
+}
+
+export interface AdminTradeDto extends TradeDto {
+  user: { firstName: string; lastName: string; email: string };
+}
+
+export interface AdminControlDto {
+  settingName: string;
+  value: string;
+  updatedAt: string;
+}
+
+export interface SignalDto {
+  id: number;
+  timestamp: string;
+  type: 'CALL' | 'PUT';
+  conditionMet: string;
+  entryTrigger: number;
+  niftyPrice: number;
+  executed: boolean;
+}
+
+export interface LogDto {
+  id: number;
+  timestamp: string;
+  eventType: string;
+  description: string;
+  userId: number | null;
+}

@@ -1,0 +1,49 @@
+// Socket.IO event maps, used as the generics of `new Server<...>()` on the server and `io<...>()` in the web app.
+// Event names are `<topic>:<verb>`; rooms are `market`, `user-<id>` and `admins`.
+import type {
+  AdminControlDto,
+  AdminTradeDto,
+  BotStatusDto,
+  CandleDto,
+  FeedHealthDto,
+  LogDto,
+  MarketTickDto,
+  SignalDto,
+  TradeDto,
+  UserStatsDto,
+} from './dto';
+
+export interface ServerToClientEvents {
+  'market:tick': (tick: MarketTickDto) => void;
+  'market:candle': (candle: CandleDto) => void;
+  'feed:health': (health: FeedHealthDto) => void;
+  'bot:status': (status: BotStatusDto) => void;
+  'user:stats': (stats: UserStatsDto) => void;
+  'user:trade': (trade: TradeDto) => void;
+  'admin:signal': (signal: SignalDto) => void;
+  'admin:log': (log: LogDto) => void;
+  'admin:trade': (trade: AdminTradeDto) => void;
+  'admin:control': (control: AdminControlDto) => void;
+  /** sent just before the server disconnects a socket whose session ended (logout, password change) */
+  'session:revoked': (info: { reason: string }) => void;
+}
+
+export interface ClientToServerEvents {
+  /** ask for the current snapshot of the caller's rooms; the server answers through the ack */
+  'sync:request': (
+    payload: { topics: Array<'market' | 'bot' | 'stats'> },
+    ack: (result: { ok: true } | { ok: false; error: string; message: string }) => void,
+  ) => void;
+}
+
+export interface SocketData {
+  userId: number;
+  isAdmin: boolean;
+  sessionId: string;
+}
+
+export const ROOMS = {
+  market: 'market',
+  admins: 'admins',
+  user: (id: number) => `user-${id}`,
+} as const;
