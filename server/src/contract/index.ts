@@ -3,3 +3,4 @@
 export * from './dto';
 export * from './events';
 export * from './schemas';
+export * from './user';

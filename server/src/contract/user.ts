@@ -1,0 +1,256 @@
+// Contract of the live trading loop (issue: engine in the server, user dashboard, payment in test mode).
+// Money on the wire: `*Paise` fields are integer paise; plain `amount`/`pnl` fields follow the spec and are rupees.
+import { z } from 'zod';
+import type { BrokerType, SubscriptionStatus, UserDto } from './dto';
+import { BROKER_TYPES } from './dto';
+
+export interface PlanDto {
+  code: string;
+  name: string;
+  months: number;
+  /** price before GST */
+  pricePaise: number;
+  gstPaise: number;
+  totalPaise: number;
+}
+
+/** `GET /api/user/subscription` */
+export interface SubscriptionDto {
+  status: SubscriptionStatus;
+  plan: PlanDto | null;
+  startDate: string | null;
+  /** the spec's "next billing" date */
+  endDate: string | null;
+  /** rupees incl. GST of the current plan (spec field) */
+  amount: number;
+  amountPaise: number;
+  daysLeft: number | null;
+}
+
+/** `GET/PUT /api/user/trading-settings` (the Trading Settings dialog) */
+export interface TradingSettingsDto {
+  orderType: 'SLM';
+  /** target in premium points: 15, 20, ..., 40 */
+  targetSetting: number;
+  /** lots, 1..10 */
+  tradeQuantity: number;
+  /** units per lot of the current contract, for display ("2 lots = 130 qty") */
+  lotSize: number;
+}
+
+export const TARGET_SETTINGS = [15, 20, 25, 30, 35, 40] as const;
+
+export const tradingSettingsSchema = z.object({
+  orderType: z.literal('SLM', { error: 'orderType must be SLM' }),
+  targetSetting: z
+    .number({ error: 'targetSetting must be a number' })
+    .int('targetSetting must be a whole number')
+    .min(15, 'targetSetting must be between 15 and 40')
+    .max(40, 'targetSetting must be between 15 and 40')
+    .multipleOf(5, 'targetSetting must be a multiple of 5'),
+  tradeQuantity: z
+    .number({ error: 'tradeQuantity must be a number' })
+    .int('tradeQuantity must be a whole number of lots')
+    .min(1, 'tradeQuantity must be between 1 and 10 lots')
+    .max(10, 'tradeQuantity must be between 1 and 10 lots'),
+});
+export type TradingSettingsRequest = z.infer<typeof tradingSettingsSchema>;
+
+/** `GET/PUT /api/user/settings` (the Settings tab) */
+export interface UserSettingsDto {
+  autoTrading: boolean;
+  riskLevel: 'low' | 'medium' | 'high';
+  /** rupees (whole) */
+  maxDailyLoss: number;
+  tradingHoursStart: string;
+  tradingHoursEnd: string;
+  notifications: {
+    push: boolean;
+    tradeExecution: boolean;
+    pnlUpdates: boolean;
+    systemAlerts: boolean;
+  };
+}
+
+const hhmm = (field: string) =>
+  z
+    .string({ error: `${field} is required` })
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, `${field} must be HH:MM (IST)`);
+
+export const userSettingsSchema = z
+  .object({
+    autoTrading: z.boolean({ error: 'autoTrading must be true or false' }),
+    riskLevel: z.enum(['low', 'medium', 'high'], { error: 'riskLevel must be low, medium or high' }),
+    maxDailyLoss: z
+      .number({ error: 'maxDailyLoss must be a number' })
+      .int('maxDailyLoss must be whole rupees')
+      .min(500, 'maxDailyLoss must be at least ₹500')
+      .max(1_000_000, 'maxDailyLoss must be at most ₹10,00,000'),
+    tradingHoursStart: hhmm('tradingHoursStart'),
+    tradingHoursEnd: hhmm('tradingHoursEnd'),
+    notifications: z.object({
+      push: z.boolean({ error: 'notifications.push must be true or false' }),
+      tradeExecution: z.boolean({ error: 'notifications.tradeExecution must be true or false' }),
+      pnlUpdates: z.boolean({ error: 'notifications.pnlUpdates must be true or false' }),
+      systemAlerts: z.boolean({ error: 'notifications.systemAlerts must be true or false' }),
+    }),
+  })
+  .refine((s) => s.tradingHoursStart < s.tradingHoursEnd, {
+    message: 'tradingHoursEnd must be after tradingHoursStart',
+    path: ['tradingHoursEnd'],
+  });
+export type UserSettingsRequest = z.infer<typeof userSettingsSchema>;
+
+/** `PUT /api/user/bot` */
+export const botSwitchSchema = z.object({ enabled: z.boolean({ error: 'enabled must be true or false' }) });
+
+/** `GET /api/user/bot-status` and `PUT /api/user/bot`: the spec's `isRunning` plus why it is (not) trading. */
+export interface BotStatusDetailDto {
+  isRunning: boolean;
+  /** the user's own switch */
+  enabled: boolean;
+  /** the admins' master switch (tradingEnabled) */
+  globalTradingEnabled: boolean;
+  mode: 'paper' | 'live';
+  /** human reason when not running, e.g. "Subscription inactive" */
+  reason?: string;
+}
+
+/** Spec's accepted spellings `grow` and `upstokes` are stored canonically. */
+export const brokerTypeSchema = z
+  .string({ error: 'brokerType is required' })
+  .trim()
+  .toLowerCase()
+  .transform((v) => (v === 'grow' ? 'groww' : v === 'upstokes' ? 'upstox' : v))
+  .pipe(z.enum(BROKER_TYPES, { error: `brokerType must be one of ${BROKER_TYPES.join(', ')}` }));
+
+export const brokerCredentialsSchema = z.object({
+  brokerType: brokerTypeSchema,
+  apiKey: z
+    .string({ error: 'apiKey is required' })
+    .trim()
+    .min(1, 'Please fill in all broker credentials including API secret')
+    .max(200, 'apiKey is too long'),
+  apiSecret: z
+    .string({ error: 'apiSecret is required' })
+    .trim()
+    .min(1, 'Please fill in all broker credentials including API secret')
+    .max(500, 'apiSecret is too long'),
+});
+
+/** Masked view of a stored broker connection: never the secret, the key only as its last 4 characters. */
+export interface BrokerConnectionDto {
+  brokerType: BrokerType;
+  apiKeyMasked: string;
+  status: 'credentials_saved' | 'connected' | 'expired' | 'error' | 'disconnected';
+  connected: boolean;
+  tokenExpiresAt: string | null;
+  lastError: string | null;
+}
+
+export interface BrokerSaveResponse {
+  success: true;
+  message: string;
+  broker: BrokerConnectionDto;
+  user: UserDto;
+}
+
+export const contactSchema = z.object({
+  name: z
+    .string({ error: 'name is required' })
+    .trim()
+    .min(1, 'name is required')
+    .max(120, 'name is too long'),
+  email: z
+    .string({ error: 'email is required' })
+    .trim()
+    .email('email must be a valid e-mail address')
+    .max(254),
+  message: z
+    .string({ error: 'message is required' })
+    .trim()
+    .min(1, 'message is required')
+    .max(5000, 'message must be at most 5000 characters'),
+});
+
+/** `GET /api/config`: the explicit list of settings the browser may know. */
+export interface PublicConfigDto {
+  version: string;
+  paymentTestMode: boolean;
+  razorpayKeyId: string | null;
+  feed: { kind: string; simulated: boolean };
+  sessionMode: 'always' | 'market';
+}
+
+/** `POST /api/payment/create-order`: the browser's amount is ignored; the plan decides. */
+export const createOrderSchema = z.object({
+  planCode: z.string().trim().min(1).max(40).optional(),
+  amount: z.unknown().optional(),
+});
+
+export interface CreateOrderResponse {
+  id: string;
+  /** paise */
+  amount: number;
+  currency: 'INR';
+  plan: PlanDto;
+  testMode: boolean;
+  keyId: string | null;
+}
+
+export const testCheckoutSchema = z.object({
+  orderId: z.string({ error: 'orderId is required' }).trim().min(1, 'orderId is required').max(64),
+});
+
+export const verifyPaymentSchema = z.object({
+  razorpay_payment_id: z.string({ error: 'razorpay_payment_id is required' }).trim().min(1).max(64),
+  razorpay_order_id: z.string({ error: 'razorpay_order_id is required' }).trim().min(1).max(64),
+  razorpay_signature: z
+    .string({ error: 'razorpay_signature is required' })
+    .trim()
+    .regex(/^[0-9a-f]{64}$/, 'razorpay_signature must be 64 hex characters'),
+});
+
+export interface CheckoutResult {
+  razorpay_payment_id: string;
+  razorpay_order_id: string;
+  razorpay_signature: string;
+}
+
+export interface VerifyPaymentResponse {
+  success: true;
+  message: string;
+  subscription: SubscriptionDto;
+}
+
+/** `GET /api/strategy`: the white-box description shown to every subscriber. */
+export interface StrategyInfoDto {
+  name: string;
+  intervalMinutes: number;
+  rules: string[];
+  params: {
+    consecutiveCandles: number;
+    minMovement: number;
+    entryOffset: number;
+    stopLoss: number;
+    target: number;
+    callEnabled: boolean;
+    putEnabled: boolean;
+    tradingEnabled: boolean;
+    squareOffTime: string;
+  };
+}
+
+/** `GET /api/market/candles?interval=1&limit=300` for the chart's first paint */
+export const candlesQuerySchema = z.object({
+  interval: z.coerce
+    .number({ error: 'interval must be 1, 3, 5 or 15' })
+    .refine((v) => [1, 3, 5, 15].includes(v), 'interval must be 1, 3, 5 or 15')
+    .default(1),
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int('limit must be a whole number')
+    .min(1, 'limit must be between 1 and 1000')
+    .max(1000, 'limit must be between 1 and 1000')
+    .default(300),
+});
