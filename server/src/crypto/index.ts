@@ -1,0 +1,2 @@
+export * from './secretBox';
+export * from './keys';

@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrations } from '../../../migrations';
+import { checkDatabase } from './knex';
+import { migrateLatest, pendingMigrations, rollbackAll } from './migrate';
+import { openTestDatabase, testDialects, type TestDatabase } from './testing';
+
+const TABLES = ['users', 'sessions', 'password_resets', 'logs', 'contact_messages'];
+
+describe.each(testDialects())('migrations on %s', (dialect) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await openTestDatabase(dialect, { migrate: false });
+  });
+  afterAll(async () => {
+    await t.cleanup();
+  });
+
+  it('applies every migration in order, rolls all back, and applies them again', async () => {
+    expect(await pendingMigrations(t.db)).toEqual(migrations.map((m) => m.name));
+    expect(await migrateLatest(t.db)).toEqual(migrations.map((m) => m.name));
+    for (const table of TABLES) expect(await t.db.knex.schema.hasTable(table)).toBe(true);
+    expect(await pendingMigrations(t.db)).toEqual([]);
+
+    const reverted = await rollbackAll(t.db);
+    expect(reverted).toEqual(migrations.map((m) => m.name).reverse());
+    for (const table of TABLES) expect(await t.db.knex.schema.hasTable(table)).toBe(false);
+
+    expect(await migrateLatest(t.db)).toHaveLength(migrations.length);
+    expect(await migrateLatest(t.db)).toEqual([]);
+  });
+
+  it('names migrations YYYYMMDDHHMMSS_<concern> in strictly increasing order', () => {
+    const names = migrations.map((m) => m.name);
+    for (const name of names) expect(name).toMatch(/^\d{14}_[a-z0-9_]+$/);
+    expect([...names].sort()).toEqual(names);
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  it('reports health', async () => {
+    expect(await checkDatabase(t.db)).toEqual({ status: 'ok', detail: dialect });
+  });
+});
