@@ -1,2 +1,4 @@
 // Public surface of the engine. Each area re-exports its own module here as it lands.
 export * from './core/types';
+export * from './clock';
+export * from './calendar';

@@ -1,0 +1,115 @@
+import type { CalendarData, CalendarYear } from './calendarData';
+import { addDays, istDate, istDateTime, parseHhMm, weekdayOf } from './ist';
+import { DEFAULT_TRADING_WINDOW } from './marketCalendar';
+import type { MarketCalendar, SessionWindow, TradingWindowOptions } from './marketCalendar';
+
+/** An exchange calendar built from holiday data. */
+export interface ExchangeCalendar extends MarketCalendar {
+  /** true when the data file lists the year; a missing year is treated as "every weekday trades" */
+  hasYear(year: number): boolean;
+  /** the closest date before `date` that has a regular session */
+  previousTradingDay(date: string): string;
+  /** the closest date after `date` that has a regular session */
+  nextTradingDay(date: string): string;
+  /** holiday name for a date, if the data names one */
+  holidayName(date: string): string | undefined;
+}
+
+/** How far the trading-day searches look before deciding the data is broken (no session for a whole year). */
+const MAX_SEARCH_DAYS = 366;
+
+/** Builds an IST exchange calendar (`SIM_SESSION=market`) from validated calendar data. */
+export function createExchangeCalendar(
+  data: CalendarData,
+  options: TradingWindowOptions = {},
+): ExchangeCalendar {
+  const window = { ...DEFAULT_TRADING_WINDOW, ...options };
+  const entryStart = parseHhMm(window.entryStart);
+  const entryEnd = parseHhMm(window.entryEnd);
+  const squareOff = parseHhMm(window.squareOff);
+
+  const holidays = new Map<string, string>();
+  for (const year of Object.values(data.years)) {
+    for (const h of year.holidays) holidays.set(h.date, h.name ?? 'holiday');
+  }
+
+  function yearOf(date: string): CalendarYear | undefined {
+    return data.years[date.slice(0, 4)];
+  }
+
+  function regularTimes(date: string): { open: number; close: number } {
+    const times = yearOf(date)?.regularSession ?? data.regularSession;
+    return { open: parseHhMm(times.open), close: parseHhMm(times.close) };
+  }
+
+  function hasRegularSession(date: string): boolean {
+    const weekday = weekdayOf(date);
+    return weekday !== 0 && weekday !== 6 && !holidays.has(date);
+  }
+
+  function specialsOn(date: string): CalendarYear['specialSessions'] {
+    return yearOf(date)?.specialSessions.filter((s) => s.date === date) ?? [];
+  }
+
+  function sessionsOn(date: string): readonly SessionWindow[] {
+    const sessions: SessionWindow[] = [];
+    if (hasRegularSession(date)) {
+      const { open, close } = regularTimes(date);
+      sessions.push({ open: istDateTime(date, open), close: istDateTime(date, close), kind: 'regular' });
+    }
+    for (const s of specialsOn(date)) {
+      // A special session whose times are still pending cannot be traded: we do not guess its hours.
+      if (s.times === 'announced') {
+        sessions.push({
+          open: istDateTime(date, s.open),
+          close: istDateTime(date, s.close),
+          kind: 'special',
+        });
+      }
+    }
+    return sessions.sort((a, b) => a.open - b.open);
+  }
+
+  function step(date: string, direction: 1 | -1): string {
+    let d = date;
+    for (let i = 0; i < MAX_SEARCH_DAYS; i += 1) {
+      d = addDays(d, direction);
+      if (hasRegularSession(d)) return d;
+    }
+    throw new RangeError(`no trading day within ${MAX_SEARCH_DAYS} days of ${date}`);
+  }
+
+  return {
+    isInSession(time) {
+      return sessionsOn(istDate(time)).some((s) => s.open <= time && time < s.close);
+    },
+    sessionOpen(time) {
+      const date = istDate(time);
+      const first = sessionsOn(date)[0];
+      // Candles align to the day's first session; a closed day still gets the regular open so the grid is stable.
+      return first ? first.open : istDateTime(date, regularTimes(date).open);
+    },
+    tradingDate: istDate,
+    isInEntryWindow(time) {
+      const date = istDate(time);
+      // Entries are a regular-session rule: special sessions (Muhurat) are too short and thin to trade the strategy.
+      if (!hasRegularSession(date)) return false;
+      const end = Math.min(entryEnd, regularTimes(date).close);
+      return time > istDateTime(date, entryStart) && time <= istDateTime(date, end);
+    },
+    isTradingDay(date) {
+      return hasRegularSession(date) || specialsOn(date).length > 0;
+    },
+    hasRegularSession,
+    sessionsOn,
+    squareOffTime(time) {
+      const date = istDate(time);
+      if (!hasRegularSession(date)) return null;
+      return istDateTime(date, Math.min(squareOff, regularTimes(date).close));
+    },
+    hasYear: (year) => data.years[String(year)] !== undefined,
+    previousTradingDay: (date) => step(date, -1),
+    nextTradingDay: (date) => step(date, 1),
+    holidayName: (date) => holidays.get(date),
+  };
+}

@@ -1,0 +1,5 @@
+export * from './ist';
+export * from './calendarData';
+export * from './marketCalendar';
+export * from './exchangeCalendar';
+export * from './alwaysOpenCalendar';

@@ -1,0 +1,2 @@
+export * from './scaledScheduler';
+export * from './virtualClock';
