@@ -1,0 +1,193 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createLiveData, RESOURCE_PATHS, startLiveData, stopLiveData, type LiveDataDeps } from './liveData';
+import { resetLiveStore, useLiveStore } from './stores';
+import { FakeSocket, sampleBot, sampleCandle, sampleStats, sampleTick, sampleTrade } from './testing';
+
+const NOW = Date.parse('2026-03-02T05:00:01.000Z');
+
+function setup(overrides: Partial<LiveDataDeps> = {}) {
+  const socket = new FakeSocket();
+  const bodies: Record<string, unknown> = {
+    [RESOURCE_PATHS.market]: sampleTick(),
+    [RESOURCE_PATHS.bot]: sampleBot(),
+    [RESOURCE_PATHS.stats]: sampleStats(),
+    [RESOURCE_PATHS.trades]: [sampleTrade()],
+    [RESOURCE_PATHS.candles]: [sampleCandle()],
+  };
+  const get = vi.fn((path: string) => Promise.resolve(bodies[path]));
+  const onSessionRevoked = vi.fn();
+  const createSocket = vi.fn(() => socket);
+  const deps: LiveDataDeps = {
+    get,
+    getToken: () => 'jwt-token',
+    createSocket,
+    onSessionRevoked,
+    now: () => NOW,
+    ...overrides,
+  };
+  const calls = (path: string) => get.mock.calls.filter(([p]) => p === path).length;
+  return { socket, get, deps, calls, bodies, onSessionRevoked, createSocket };
+}
+
+describe('live data lifecycle', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    resetLiveStore();
+  });
+  afterEach(() => {
+    stopLiveData();
+    vi.useRealTimers();
+  });
+
+  it('does nothing at import time and opens the socket with the stored token on start', () => {
+    const { deps, createSocket, socket, get } = setup();
+    expect(createSocket).not.toHaveBeenCalled();
+    startLiveData(deps);
+    expect(createSocket).toHaveBeenCalledWith('jwt-token');
+    expect(socket.connectCalls).toBe(1);
+    expect(get).toHaveBeenCalledTimes(Object.keys(RESOURCE_PATHS).length); // first snapshot
+    // A second start while running must not open a second socket.
+    startLiveData(deps);
+    expect(createSocket).toHaveBeenCalledTimes(1);
+  });
+
+  it('stays idle without a token', () => {
+    const { deps, createSocket, get } = setup({ getToken: () => null });
+    createLiveData(deps);
+    vi.advanceTimersByTime(10_000);
+    expect(createSocket).not.toHaveBeenCalled();
+    expect(get).not.toHaveBeenCalled();
+    expect(useLiveStore.getState().connection).toBe('idle');
+  });
+
+  it('polls at the spec intervals while the socket is down', async () => {
+    const { deps, calls, socket } = setup();
+    createLiveData(deps);
+    socket.serverEmit('connect_error', new Error('xhr poll error'));
+    expect(useLiveStore.getState().connection).toBe('disconnected');
+    const before = {
+      market: calls(RESOURCE_PATHS.market),
+      bot: calls(RESOURCE_PATHS.bot),
+      stats: calls(RESOURCE_PATHS.stats),
+      trades: calls(RESOURCE_PATHS.trades),
+    };
+    await vi.advanceTimersByTimeAsync(15_000);
+    expect(calls(RESOURCE_PATHS.market) - before.market).toBe(15);
+    expect(calls(RESOURCE_PATHS.bot) - before.bot).toBe(5);
+    expect(calls(RESOURCE_PATHS.stats) - before.stats).toBe(3);
+    expect(calls(RESOURCE_PATHS.trades) - before.trades).toBe(3);
+    const state = useLiveStore.getState();
+    expect(state.tick?.price).toBe(24_512.35);
+    expect(state.stats?.totalTrades).toBe(12);
+    expect(state.bot?.isRunning).toBe(true);
+    expect(state.trades).toHaveLength(1);
+    expect(state.candles[1]).toHaveLength(1);
+  });
+
+  it('stops polling once connected and resynchronises from REST exactly once', async () => {
+    const { deps, calls, socket } = setup();
+    createLiveData(deps);
+    await vi.advanceTimersByTimeAsync(2_000);
+    socket.serverConnect();
+    expect(useLiveStore.getState().connection).toBe('connected');
+    const atConnect = calls(RESOURCE_PATHS.market);
+    await vi.advanceTimersByTimeAsync(30_000);
+    // Only the resync request, no polling afterwards.
+    expect(calls(RESOURCE_PATHS.market)).toBe(atConnect);
+    expect(calls(RESOURCE_PATHS.stats)).toBe(2); // start snapshot + resync
+  });
+
+  it('polls again after a drop and resyncs on reconnect', async () => {
+    const { deps, calls, socket, bodies } = setup();
+    createLiveData(deps);
+    socket.serverConnect();
+    await vi.advanceTimersByTimeAsync(0);
+    socket.serverDrop();
+    expect(useLiveStore.getState().connection).toBe('disconnected');
+    const beforeDrop = calls(RESOURCE_PATHS.bot);
+    await vi.advanceTimersByTimeAsync(6_000);
+    expect(calls(RESOURCE_PATHS.bot) - beforeDrop).toBe(2);
+
+    // While away, a trade closed; the reconnect snapshot must bring it in.
+    bodies[RESOURCE_PATHS.trades] = [sampleTrade({ status: 'closed', exitPrice: 160.5, pnl: 2600 })];
+    const beforeReconnect = calls(RESOURCE_PATHS.trades);
+    socket.serverConnect();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls(RESOURCE_PATHS.trades) - beforeReconnect).toBe(1);
+    expect(useLiveStore.getState().trades[0]?.status).toBe('closed');
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(calls(RESOURCE_PATHS.trades) - beforeReconnect).toBe(1);
+  });
+
+  it('drops a poll answer that arrives after the socket reconnected', async () => {
+    const pendingStats: Array<(v: unknown) => void> = [];
+    const { deps, socket } = setup();
+    const slowGet = vi.fn((path: string) =>
+      path === RESOURCE_PATHS.stats
+        ? new Promise<unknown>((resolve) => {
+            pendingStats.push(resolve);
+          })
+        : Promise.resolve(undefined),
+    );
+    createLiveData({ ...deps, get: slowGet });
+    socket.serverConnect();
+    socket.serverEmit('user:stats', sampleStats({ totalTrades: 99 }));
+    // The start snapshot's stats request was still pending; it answers late with old numbers.
+    expect(pendingStats).toHaveLength(2); // start snapshot + resync
+    pendingStats[0]?.(sampleStats({ totalTrades: 1 }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(useLiveStore.getState().stats?.totalTrades).toBe(99);
+  });
+
+  it('feeds socket events into the store and upserts trades by id, newest first', () => {
+    const { deps, socket } = setup();
+    createLiveData(deps);
+    socket.serverConnect();
+    socket.serverEmit('market:tick', sampleTick({ price: 24_600, timestamp: '2026-03-02T05:00:05.000Z' }));
+    socket.serverEmit('user:trade', sampleTrade({ id: 1 }));
+    socket.serverEmit('user:trade', sampleTrade({ id: 2, timestamp: '2026-03-02T04:30:00.000Z' }));
+    socket.serverEmit('user:trade', sampleTrade({ id: 1, status: 'closed', exitPrice: 150, pnl: 1917.5 }));
+    socket.serverEmit('bot:status', { isRunning: false, reason: 'Outside market hours' });
+    socket.serverEmit('feed:health', { source: 'sim', status: 'stale', lastTickAt: null });
+    const s = useLiveStore.getState();
+    expect(s.tick?.price).toBe(24_600);
+    expect(s.trades.map((t) => [t.id, t.status])).toEqual([
+      [2, 'open'],
+      [1, 'closed'],
+    ]);
+    expect(s.bot).toMatchObject({ isRunning: false, reason: 'Outside market hours' });
+    expect(s.feedHealth?.status).toBe('stale');
+  });
+
+  it('ends the session when the server revokes it and stops polling', async () => {
+    const { deps, socket, onSessionRevoked, get } = setup();
+    createLiveData(deps);
+    socket.serverEmit('connect_error', new Error('down'));
+    socket.serverEmit('session:revoked', { reason: 'logout' });
+    expect(onSessionRevoked).toHaveBeenCalledWith('logout');
+    expect(socket.disconnectCalls).toBe(1);
+    const n = get.mock.calls.length;
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(get.mock.calls.length).toBe(n);
+  });
+
+  it('stopLiveData disconnects and stops polling', async () => {
+    const { deps, socket, get } = setup();
+    startLiveData(deps);
+    stopLiveData();
+    expect(socket.disconnectCalls).toBe(1);
+    expect(useLiveStore.getState().connection).toBe('idle');
+    const n = get.mock.calls.length;
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(get.mock.calls.length).toBe(n);
+  });
+
+  it('marks the feed stale from an old polled tick', async () => {
+    const { deps, socket, bodies } = setup();
+    bodies[RESOURCE_PATHS.market] = sampleTick({ timestamp: '2026-03-02T04:59:00.000Z' });
+    createLiveData(deps);
+    socket.serverEmit('connect_error', new Error('down'));
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(useLiveStore.getState().feedHealth?.status).toBe('stale');
+  });
+});
