@@ -1,0 +1,159 @@
+// Assembles the server: Koa (security headers, request ids, errors, body parsing, /api, the web app) and Socket.IO
+// on one node http.Server. `startServer` is used by main.ts and by tests (port 0, temporary DATA_DIR).
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import { bodyParser } from '@koa/bodyparser';
+import helmet from 'koa-helmet';
+import { Server as SocketServer } from 'socket.io';
+import type { Config } from './config';
+import { createLogger, type Logger } from './logger';
+import { checkDatabase, closeDatabase, migrateLatest, openDatabase } from './db';
+import { loadOrCreateJwtKey } from './crypto';
+import { systemClock, type Clock } from './clock';
+import { createPasswordHasher } from './auth/passwords';
+import { createTokenService } from './auth/tokens';
+import { createMemoryRateLimiter, type RateLimiter } from './auth/rateLimiter';
+import { createSmtpMailer, type Mailer } from './mail/mailer';
+import { createHealthRegistry } from './health/registry';
+import { createRealtime, type RealtimeServer } from './realtime/publisher';
+import { attachGateway } from './realtime/gateway';
+import type { Deps } from './deps';
+import type { AppState } from './middleware/context';
+import { requestContext } from './middleware/requestContext';
+import { errorRenderer } from './middleware/errors';
+import { apiRouter } from './routes';
+import { webApp } from './web';
+
+const RAZORPAY_CHECKOUT = 'https://checkout.razorpay.com';
+const RAZORPAY_API = 'https://api.razorpay.com';
+const RAZORPAY_TELEMETRY = 'https://lumberjack.razorpay.com';
+
+/** The Content-Security-Policy directives; Razorpay's hosts are allowed only when Razorpay keys are configured. */
+export function cspDirectives(config: Pick<Config, 'razorpay'>): Record<string, string[]> {
+  const razorpay = config.razorpay !== undefined;
+  return {
+    'default-src': ["'self'"],
+    'script-src': ["'self'", ...(razorpay ? [RAZORPAY_CHECKOUT] : [])],
+    // Mantine injects its CSS variables and component styles through <style> elements at run time, which a
+    // nonce cannot cover in a static SPA; inline styles cannot run code, so this is the accepted trade-off.
+    'style-src': ["'self'", "'unsafe-inline'"],
+    // data: for the UPI QR code images admins upload (stored as data URLs); blob: for chart snapshots.
+    'img-src': ["'self'", 'data:', 'blob:'],
+    'font-src': ["'self'", 'data:'],
+    'connect-src': ["'self'", 'ws:', 'wss:', ...(razorpay ? [RAZORPAY_API, RAZORPAY_TELEMETRY] : [])],
+    'frame-src': razorpay ? [RAZORPAY_API, RAZORPAY_CHECKOUT] : ["'none'"],
+    'frame-ancestors': ["'none'"],
+    'object-src': ["'none'"],
+    'base-uri': ["'self'"],
+    'form-action': ["'self'"],
+  };
+}
+
+/** The Koa application over ready dependencies. */
+export function createApp(deps: Deps, startedAt = deps.clock.now()): Koa<AppState> {
+  const app = new Koa<AppState>();
+  app.proxy = deps.config.trustProxy;
+  app.silent = true; // errors are rendered and logged by errorRenderer; Koa's own stderr printing would duplicate them
+  app.use(requestContext(deps.logger));
+  app.use(
+    helmet({
+      contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(deps.config) },
+      referrerPolicy: { policy: 'no-referrer' },
+      xFrameOptions: { action: 'deny' }, // same intent as frame-ancestors 'none', for browsers without CSP 2
+      // HSTS only makes sense behind HTTPS; a plain-HTTP install on a LAN must not pin itself.
+      strictTransportSecurity: deps.config.publicUrl.startsWith('https://'),
+    }),
+  );
+  app.use(errorRenderer(deps.logger));
+  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: deps.config.bodyLimit, encoding: 'utf-8' }));
+  const api = apiRouter(deps, startedAt);
+  app.use(api.routes());
+  app.use(api.allowedMethods());
+  app.use(webApp(deps.config.webDistDir));
+  return app;
+}
+
+export interface StartOverrides {
+  logger?: Logger;
+  clock?: Clock;
+  limiter?: RateLimiter;
+  /** replaces the SMTP mailer (tests); `null` forces test mode */
+  mailer?: Mailer | null;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  deps: Deps;
+  io: RealtimeServer;
+  httpServer: HttpServer;
+  /** stops accepting, disconnects sockets, closes the database; idempotent */
+  close(): Promise<void>;
+}
+
+/** Opens and migrates the database, then listens on config.host:config.port (0 = any free port). */
+export async function startServer(config: Config, overrides: StartOverrides = {}): Promise<RunningServer> {
+  const logger = overrides.logger ?? createLogger({ level: config.logLevel });
+  const clock = overrides.clock ?? systemClock;
+  const db = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  try {
+    await migrateLatest(db);
+  } catch (err) {
+    await closeDatabase(db);
+    throw err;
+  }
+
+  const io: RealtimeServer = new SocketServer({ serveClient: false });
+  const health = createHealthRegistry(['database']);
+  health.register('database', () => checkDatabase(db));
+  const mailer =
+    overrides.mailer !== undefined
+      ? overrides.mailer
+      : config.smtpUrl
+        ? createSmtpMailer(config.smtpUrl, config.mailFrom)
+        : null;
+  const deps: Deps = {
+    config,
+    logger,
+    db,
+    clock,
+    passwords: createPasswordHasher(),
+    tokens: createTokenService(loadOrCreateJwtKey(config.dataDir, config.jwtSecret), clock),
+    limiter: overrides.limiter ?? createMemoryRateLimiter(clock),
+    mailer,
+    health,
+    realtime: createRealtime(io),
+  };
+
+  const app = createApp(deps);
+  const httpServer = createServer(app.callback());
+  io.attach(httpServer);
+  attachGateway({ io, deps });
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(config.port, config.host, () => {
+      httpServer.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = httpServer.address() as AddressInfo;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`;
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      // io.close() disconnects every socket and closes the http server; idle keep-alive connections would
+      // otherwise hold the close open.
+      await new Promise<void>((resolve) => {
+        void io.close(() => resolve());
+        httpServer.closeAllConnections();
+      });
+      mailer?.close();
+      await closeDatabase(db);
+    })());
+
+  return { url, port, deps, io, httpServer, close };
+}

@@ -1,0 +1,238 @@
+// The one place environment variables are read. Every variable is declared and documented here; the schema turns
+// the raw strings into typed values and stops the boot with a message naming the variable when one is invalid.
+// Everything has a working default, so `npm start` runs with no configuration at all.
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import type { PublicConfigDto } from './contract';
+import { decodeKey } from './crypto';
+import packageJson from '../../package.json' with { type: 'json' };
+
+// Two levels up from both server/src/config.ts and the bundle server/dist/main.js.
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+const DURATION_UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** Parses `90`, `90s`, `30m`, `12h`, `7d` (a bare number is seconds, as in JWT libraries) into milliseconds. */
+export function parseDurationMs(text: string): number | null {
+  const match = /^(\d+)\s*(ms|s|m|h|d)?$/.exec(text.trim());
+  if (!match) return null;
+  const unit = (match[2] ?? 's') as keyof typeof DURATION_UNITS_MS;
+  return Number(match[1]) * DURATION_UNITS_MS[unit];
+}
+
+const duration = (fallback: string, minMs: number, maxMs: number) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((v, ctx) => {
+      const ms = parseDurationMs(v);
+      if (ms === null || ms < minMs || ms > maxMs) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be a duration like 30m, 12h or 7d between ${minMs / 1000}s and ${maxMs / 86_400_000}d (got "${v}")`,
+        });
+        return z.NEVER;
+      }
+      return ms;
+    });
+
+const base64Key = z.string().refine((v) => {
+  try {
+    decodeKey(v, 'key');
+    return true;
+  } catch {
+    return false;
+  }
+}, 'must be 32 random bytes as base64, e.g. the output of `openssl rand -base64 32`');
+
+const port = z.coerce
+  .number({ error: 'must be a port number' })
+  .int('must be a whole number')
+  .min(0, 'must be between 0 and 65535')
+  .max(65535, 'must be between 0 and 65535');
+
+const flag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+    .default(fallback ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** Empty strings in .env files mean "not set". */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+
+const url = (protocols: RegExp, hint: string) =>
+  z.string().refine((v) => {
+    try {
+      return protocols.test(new URL(v).protocol);
+    } catch {
+      return false;
+    }
+  }, `must be a URL like ${hint}`);
+
+export const envSchema = z.object({
+  /** `production` turns off developer conveniences; `test` is set by Vitest. */
+  NODE_ENV: z
+    .enum(['development', 'production', 'test'], { error: 'must be development, production or test' })
+    .default('development'),
+  /** HTTP + Socket.IO listen port (0 = any free port, used by tests). */
+  PORT: port.default(3000),
+  /** Listen address; 127.0.0.1 keeps a fresh install private to the machine. */
+  HOST: z.string().min(1, 'must not be empty').default('127.0.0.1'),
+  /** Where the SQLite file, generated secrets (JWT key, encryption key) and uploads live. */
+  DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
+  /** `postgres://…` switches to PostgreSQL; unset means SQLite in DATA_DIR. */
+  DATABASE_URL: optional(url(/^(postgres|postgresql|sqlite|file):$/, 'postgres://user:pass@host:5432/db')),
+  /** The address people reach the app at: used in e-mailed links and for the default admin's domain. Defaults to http://HOST:PORT. */
+  PUBLIC_URL: optional(url(/^https?:$/, 'https://optionpilot.example.com')),
+  /** Trust X-Forwarded-For / X-Forwarded-Proto from a reverse proxy (only when one is in front). */
+  TRUST_PROXY: flag(false),
+  /** pino level. */
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      error: 'must be one of fatal, error, warn, info, debug, trace, silent',
+    })
+    .default('info'),
+  /** Lifetime of a sign-in (JWT `exp` and the session row). Short by design: the token sits in localStorage. */
+  JWT_TTL: duration('12h', 60_000, 30 * 86_400_000),
+  /** HS256 signing key: 32 random bytes as base64 (`openssl rand -base64 32`). Unset: generated once into DATA_DIR/secrets/jwt.key (0600). */
+  JWT_SECRET: optional(base64Key),
+  /** AES-256-GCM key for broker secrets at rest, 32 bytes as base64. Unset: generated into DATA_DIR/secrets/encryption.key. */
+  ENCRYPTION_KEY: optional(base64Key),
+  /** E-mail of the admin that `POST /api/init-admin` creates; default admin@<PUBLIC_URL's domain>. */
+  ADMIN_EMAIL: optional(z.string().trim().toLowerCase().email('must be an e-mail address')),
+  /** Mail transport for password-reset links, e.g. smtps://user:pass@smtp.example.com. Unset: links are logged (test mode). */
+  SMTP_URL: optional(url(/^smtps?:$/, 'smtps://user:pass@smtp.example.com:465')),
+  /** Sender of outgoing mail. */
+  MAIL_FROM: z
+    .string()
+    .min(3, 'must be an address like "OptionPilot <no-reply@example.com>"')
+    .default('OptionPilot <no-reply@optionpilot.local>'),
+  /** Market feed: `sim`, `replay:<file>` or a broker feed name. */
+  FEED: z
+    .string()
+    .regex(/^(sim|replay:.+|[a-z]+)$/, 'must be sim, replay:<file> or a broker feed name')
+    .default('sim'),
+  /** Speed factor of the simulated market's virtual clock. */
+  SIM_SPEED: z.coerce
+    .number({ error: 'must be a number' })
+    .positive('must be greater than 0')
+    .max(10_000, 'must be at most 10000')
+    .default(1),
+  /** Seed of the simulated market, for repeatable runs; unset = random. */
+  SIM_SEED: optional(z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number')),
+  /** `always`: every moment counts as in-session (a demo that works at night); `market`: the real IST calendar. */
+  SIM_SESSION: z.enum(['always', 'market'], { error: 'must be always or market' }).default('always'),
+  /** Razorpay credentials; all unset = payment test mode. */
+  RAZORPAY_KEY_ID: optional(
+    z.string().regex(/^rzp_(test|live)_\w+$/, 'must look like rzp_test_… or rzp_live_…'),
+  ),
+  RAZORPAY_KEY_SECRET: optional(z.string().min(8, 'is too short')),
+  RAZORPAY_WEBHOOK_SECRET: optional(z.string().min(8, 'is too short')),
+  /** Algo tag put on every broker order (SEBI retail algo framework). */
+  ALGO_TAG: z
+    .string()
+    .regex(/^[A-Za-z0-9]{1,20}$/, 'must be 1-20 letters or digits')
+    .default('OPTIONPILOT'),
+  /** Largest accepted JSON body; larger requests get 413. */
+  BODY_LIMIT: z
+    .string()
+    .regex(/^\d+(b|kb|mb)$/i, 'must be a size like 100kb or 1mb')
+    .default('1mb'),
+  /** Built web app served by the server; relative paths are resolved against the repository root. */
+  WEB_DIST_DIR: z.string().min(1, 'must not be empty').default('web/dist'),
+});
+
+export type Env = z.input<typeof envSchema>;
+
+export interface Config {
+  nodeEnv: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  publicUrl: string;
+  trustProxy: boolean;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  jwtTtlMs: number;
+  jwtSecret: string | undefined;
+  encryptionKey: string | undefined;
+  adminEmail: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  feed: string;
+  simSpeed: number;
+  simSeed: number | undefined;
+  simSession: 'always' | 'market';
+  razorpay: { keyId: string; keySecret: string; webhookSecret: string | undefined } | undefined;
+  algoTag: string;
+  bodyLimit: string;
+  webDistDir: string;
+  version: string;
+}
+
+/** Raised for an invalid environment; `message` names every offending variable. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Validates `env` (default `process.env`) into a typed Config, or throws ConfigError naming each bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const razorpayParts = [e.RAZORPAY_KEY_ID, e.RAZORPAY_KEY_SECRET];
+  if (razorpayParts.some(Boolean) && !razorpayParts.every(Boolean)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  RAZORPAY_KEY_SECRET: RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET must be set together (or both unset for test mode)',
+    );
+  }
+  const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
+  return {
+    nodeEnv: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    publicUrl: (e.PUBLIC_URL ?? `http://${displayHost}:${e.PORT}`).replace(/\/+$/, ''),
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+    jwtTtlMs: e.JWT_TTL,
+    jwtSecret: e.JWT_SECRET,
+    encryptionKey: e.ENCRYPTION_KEY,
+    adminEmail: e.ADMIN_EMAIL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    feed: e.FEED,
+    simSpeed: e.SIM_SPEED,
+    simSeed: e.SIM_SEED,
+    simSession: e.SIM_SESSION,
+    razorpay:
+      e.RAZORPAY_KEY_ID && e.RAZORPAY_KEY_SECRET
+        ? {
+            keyId: e.RAZORPAY_KEY_ID,
+            keySecret: e.RAZORPAY_KEY_SECRET,
+            webhookSecret: e.RAZORPAY_WEBHOOK_SECRET,
+          }
+        : undefined,
+    algoTag: e.ALGO_TAG,
+    bodyLimit: e.BODY_LIMIT,
+    webDistDir: resolve(REPO_ROOT, e.WEB_DIST_DIR),
+    version: packageJson.version,
+  };
+}
+
+/** The explicit list of settings the browser may see (`GET /api/config`); nothing else of Config leaves the server. */
+export function publicConfig(config: Config): PublicConfigDto {
+  return {
+    version: config.version,
+    paymentTestMode: config.razorpay === undefined,
+    razorpayKeyId: config.razorpay?.keyId ?? null,
+    feed: { kind: config.feed.split(':')[0] ?? config.feed, simulated: config.feed === 'sim' },
+    sessionMode: config.simSession,
+  };
+}

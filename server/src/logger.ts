@@ -1,0 +1,59 @@
+// Structured logs (pino). Redaction is configured once here so no call site can print a credential by accident:
+// request headers, bodies and any object carrying the usual secret-bearing keys are printed as [Redacted].
+import { pino, type Logger, type DestinationStream } from 'pino';
+
+export type { Logger };
+
+const SECRET_KEYS = [
+  'password',
+  'newPassword',
+  'currentPassword',
+  'password_hash',
+  'passwordHash',
+  'token',
+  'token_hash',
+  'tokenHash',
+  'accessToken',
+  'access_token',
+  'refreshToken',
+  'refresh_token',
+  'secret',
+  'apiSecret',
+  'api_secret',
+  'apiKey',
+  'api_key',
+  'authorization',
+  'cookie',
+  'hash',
+  'jwtSecret',
+  'keySecret',
+  'webhookSecret',
+  'encryptionKey',
+  'smtpUrl',
+  'razorpay_signature',
+];
+
+// pino's redact paths are exact; list each key at the top level and one or two levels deep (`*.key`, `*.*.key`),
+// which covers `{ req: { headers: { authorization } } }`, `{ user: { password_hash } }` and `{ body: { password } }`.
+export const REDACT_PATHS = SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]).concat([
+  'req.headers["set-cookie"]',
+  'res.headers["set-cookie"]',
+]);
+
+export interface LoggerOptions {
+  level: string;
+  /** tests pass a stream to capture output */
+  destination?: DestinationStream;
+}
+
+/** Creates the process logger with redaction of credentials. */
+export function createLogger(options: LoggerOptions): Logger {
+  return pino(
+    {
+      level: options.level,
+      redact: { paths: REDACT_PATHS, censor: '[Redacted]' },
+      base: undefined,
+    },
+    options.destination,
+  );
+}

@@ -1,0 +1,59 @@
+// Process entry (bundled to server/dist/main.js): config → database (migrated) → listen → graceful shutdown.
+import { ConfigError, loadConfig } from './config';
+import { startServer } from './app';
+import { createLogger } from './logger';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const logger = createLogger({ level: config.logLevel });
+  const server = await startServer(config, { logger });
+  logger.info(
+    { url: server.url, dataDir: config.dataDir, database: server.deps.db.dialect },
+    `OptionPilot listening on ${server.url}`,
+  );
+  if (config.publicUrl !== server.url) logger.info(`public URL: ${config.publicUrl}`);
+  if (!config.smtpUrl) {
+    logger.warn(
+      'SMTP_URL is not set: password-reset links are logged and returned by the API (test mode, for development only)',
+    );
+  }
+  if (!config.razorpay) logger.warn('Razorpay keys are not set: payments run in test mode');
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    // A hung close must not keep the process alive forever.
+    const forced = setTimeout(() => {
+      logger.error('shutdown took longer than 10 s, exiting');
+      process.exit(1);
+    }, 10_000);
+    forced.unref();
+    server.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error({ err }, 'error during shutdown');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(
+    `OptionPilot failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,78 @@
+// Socket.IO connections: the JWT from `auth.token` is checked at connect against a live session (same rules as
+// REST), then the socket joins `market`, `user-<id>` and, for admins, `admins`. Every client message is validated
+// with zod; a bad one is answered through its ack with an error and has no other effect.
+import { z } from 'zod';
+import { ROOMS } from '../contract';
+import type { Deps } from '../deps';
+import { AppError } from '../errors';
+import { authenticateToken } from '../services/sessions';
+import type { RealtimeServer } from './publisher';
+
+const syncRequestSchema = z.object({
+  topics: z
+    .array(z.enum(['market', 'bot', 'stats']))
+    .min(1)
+    .max(3),
+});
+
+type SyncAck = (result: { ok: true } | { ok: false; error: string; message: string }) => void;
+
+/** Answers `sync:request` once the topic owners plug in; until then a valid request is simply acknowledged. */
+export type SyncHandler = (props: {
+  userId: number;
+  isAdmin: boolean;
+  topics: Array<'market' | 'bot' | 'stats'>;
+}) => void | Promise<void>;
+
+/** Installs authentication, room membership and message validation on `io`. */
+export function attachGateway(props: { io: RealtimeServer; deps: Deps; onSync?: SyncHandler }): void {
+  const { io, deps, onSync } = props;
+
+  io.use((socket, next) => {
+    const token: unknown = (socket.handshake.auth as Record<string, unknown> | undefined)?.token;
+    if (typeof token !== 'string' || token === '') {
+      next(new Error('unauthenticated: pass the sign-in token as auth.token'));
+      return;
+    }
+    authenticateToken({ deps, token }).then(
+      ({ user, session }) => {
+        socket.data = { userId: user.id, isAdmin: user.is_admin, sessionId: session.id };
+        next();
+      },
+      (err: unknown) => {
+        if (err instanceof AppError) {
+          next(new Error(`${err.id}: ${err.message}`));
+          return;
+        }
+        deps.logger.error({ err }, 'socket authentication failed unexpectedly');
+        next(new Error('internal: authentication failed'));
+      },
+    );
+  });
+
+  io.on('connection', (socket) => {
+    const { userId, isAdmin } = socket.data;
+    void socket.join([ROOMS.market, ROOMS.user(userId), ...(isAdmin ? [ROOMS.admins] : [])]);
+
+    socket.on('sync:request', (payload: unknown, ack: unknown) => {
+      const reply: SyncAck = typeof ack === 'function' ? (ack as SyncAck) : () => {};
+      const parsed = syncRequestSchema.safeParse(payload);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        reply({
+          ok: false,
+          error: 'validation_failed',
+          message: `${issue?.path.join('.') || 'payload'}: ${issue?.message ?? 'invalid'}`,
+        });
+        return;
+      }
+      Promise.resolve(onSync?.({ userId, isAdmin, topics: parsed.data.topics })).then(
+        () => reply({ ok: true }),
+        (err: unknown) => {
+          deps.logger.error({ err, userId }, 'sync request failed');
+          reply({ ok: false, error: 'internal', message: 'Could not send the snapshot.' });
+        },
+      );
+    });
+  });
+}

@@ -1,0 +1,53 @@
+// The server's only way to push to browsers. Publish ONLY after the database transaction that produced the data
+// has committed (STYLE §7): a client must never hear of a write that was rolled back. Typical use:
+//   const trade = await db.knex.transaction((trx) => closeTrade(trx, …));
+//   deps.realtime.toUser(trade.user_id, 'user:trade', presentTrade(trade));
+// Payloads come from presenters, the same functions as REST responses use.
+import type { Server } from 'socket.io';
+import { ROOMS, type ClientToServerEvents, type ServerToClientEvents, type SocketData } from '../contract';
+
+export type RealtimeServer = Server<
+  ClientToServerEvents,
+  ServerToClientEvents,
+  Record<string, never>,
+  SocketData
+>;
+
+type EventName = keyof ServerToClientEvents;
+type Payload<E extends EventName> = Parameters<ServerToClientEvents[E]>;
+
+export interface Realtime {
+  toUser<E extends EventName>(userId: number, event: E, ...payload: Payload<E>): void;
+  toAdmins<E extends EventName>(event: E, ...payload: Payload<E>): void;
+  toMarket<E extends EventName>(event: E, ...payload: Payload<E>): void;
+  /**
+   * Tells a user's sockets why (`session:revoked`) and disconnects them: those of `sessionIds`, or all of the
+   * user's sockets when `sessionIds` is omitted (password change/reset revokes every session).
+   */
+  endSessions(props: { userId: number; reason: string; sessionIds?: readonly string[] }): Promise<void>;
+}
+
+/** A publisher over a Socket.IO server (works unchanged with the Redis adapter: rooms span processes). */
+export function createRealtime(io: RealtimeServer): Realtime {
+  return {
+    toUser(userId, event, ...payload) {
+      io.to(ROOMS.user(userId)).emit(event, ...payload);
+    },
+    toAdmins(event, ...payload) {
+      io.to(ROOMS.admins).emit(event, ...payload);
+    },
+    toMarket(event, ...payload) {
+      io.to(ROOMS.market).emit(event, ...payload);
+    },
+    async endSessions({ userId, reason, sessionIds }) {
+      const ended = sessionIds ? new Set(sessionIds) : undefined;
+      // Only the user's own room is searched: every authenticated socket joins it at connect.
+      const sockets = await io.in(ROOMS.user(userId)).fetchSockets();
+      for (const socket of sockets) {
+        if (ended && !ended.has(socket.data.sessionId)) continue;
+        socket.emit('session:revoked', { reason });
+        socket.disconnect(true);
+      }
+    },
+  };
+}
