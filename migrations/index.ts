@@ -8,6 +8,25 @@ import * as sessions from './20260701000200_sessions';
 import * as passwordResets from './20260701000300_password_resets';
 import * as logs from './20260701000400_logs';
 import * as contactMessages from './20260701000500_contact_messages';
+import * as userSettings from './20260701001000_user_settings';
+import * as tradingSettings from './20260701001100_trading_settings';
+import * as brokerAccounts from './20260701001200_broker_accounts';
+import * as brokerOauthStates from './20260701001300_broker_oauth_states';
+import * as plans from './20260701002000_plans';
+import * as offers from './20260701002100_offers';
+import * as paymentOrders from './20260701002200_payment_orders';
+import * as paymentRequests from './20260701002300_payment_requests';
+import * as payments from './20260701002400_payments';
+import * as subscriptions from './20260701002500_subscriptions';
+import * as invoices from './20260701002600_invoices';
+import * as webhookEvents from './20260701002700_webhook_events';
+import * as paymentReceivingDetails from './20260701002800_payment_receiving_details';
+import * as adminControls from './20260701003000_admin_controls';
+import * as strategies from './20260701003100_strategies';
+import * as signals from './20260701003200_signals';
+import * as trades from './20260701003300_trades';
+import * as orders from './20260701003400_orders';
+import * as orderEvents from './20260701003500_order_events';
 
 export interface NamedMigration {
   readonly name: string;
@@ -21,6 +40,25 @@ export const migrations: readonly NamedMigration[] = [
   { name: '20260701000300_password_resets', ...passwordResets },
   { name: '20260701000400_logs', ...logs },
   { name: '20260701000500_contact_messages', ...contactMessages },
+  { name: '20260701001000_user_settings', ...userSettings },
+  { name: '20260701001100_trading_settings', ...tradingSettings },
+  { name: '20260701001200_broker_accounts', ...brokerAccounts },
+  { name: '20260701001300_broker_oauth_states', ...brokerOauthStates },
+  { name: '20260701002000_plans', ...plans },
+  { name: '20260701002100_offers', ...offers },
+  { name: '20260701002200_payment_orders', ...paymentOrders },
+  { name: '20260701002300_payment_requests', ...paymentRequests },
+  { name: '20260701002400_payments', ...payments },
+  { name: '20260701002500_subscriptions', ...subscriptions },
+  { name: '20260701002600_invoices', ...invoices },
+  { name: '20260701002700_webhook_events', ...webhookEvents },
+  { name: '20260701002800_payment_receiving_details', ...paymentReceivingDetails },
+  { name: '20260701003000_admin_controls', ...adminControls },
+  { name: '20260701003100_strategies', ...strategies },
+  { name: '20260701003200_signals', ...signals },
+  { name: '20260701003300_trades', ...trades },
+  { name: '20260701003400_orders', ...orders },
+  { name: '20260701003500_order_events', ...orderEvents },
 ];
 
 /** A Knex `MigrationSource` over the static list above. */

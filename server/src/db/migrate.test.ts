@@ -4,7 +4,34 @@ import { checkDatabase } from './knex';
 import { migrateLatest, pendingMigrations, rollbackAll } from './migrate';
 import { openTestDatabase, testDialects, type TestDatabase } from './testing';
 
-const TABLES = ['users', 'sessions', 'password_resets', 'logs', 'contact_messages'];
+const TABLES = [
+  'users',
+  'sessions',
+  'password_resets',
+  'logs',
+  'contact_messages',
+  'user_settings',
+  'trading_settings',
+  'broker_accounts',
+  'broker_oauth_states',
+  'plans',
+  'offers',
+  'payment_orders',
+  'payment_requests',
+  'payments',
+  'subscriptions',
+  'invoice_counters',
+  'invoices',
+  'webhook_events',
+  'upi_settings',
+  'bank_details',
+  'admin_controls',
+  'strategies',
+  'signals',
+  'trades',
+  'orders',
+  'order_events',
+];
 
 describe.each(testDialects())('migrations on %s', (dialect) => {
   let t: TestDatabase;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isCheckViolation, isForeignKeyViolation, isUniqueViolation } from '../errors';
 import { openTestDatabase, testDialects, type TestDatabase } from '../testing';
 import {
