@@ -1,0 +1,3 @@
+export * from './candleBuilder';
+export * from './deadlineTimer';
+export * from './toCandles';
