@@ -1,0 +1,21 @@
+import type { ReactNode } from 'react';
+import { MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { TOAST_DURATION_MS, TOAST_LIMIT } from '../lib/toast';
+import { theme } from '../theme';
+
+export interface AppProvidersProps {
+  children: ReactNode;
+  /** 'test' turns off Mantine's transitions and portals so tests see dialogs and toasts at once */
+  env?: 'default' | 'test';
+}
+
+/** Mantine theme and the toast host shared by the app and by component tests. */
+export function AppProviders({ children, env = 'default' }: AppProvidersProps) {
+  return (
+    <MantineProvider theme={theme} defaultColorScheme="light" env={env}>
+      <Notifications limit={TOAST_LIMIT} autoClose={TOAST_DURATION_MS} position="top-right" />
+      {children}
+    </MantineProvider>
+  );
+}

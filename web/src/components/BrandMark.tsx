@@ -1,0 +1,19 @@
+import { Group, Text, ThemeIcon, UnstyledButton } from '@mantine/core';
+import { IconChartLine } from '@tabler/icons-react';
+import { Link } from 'react-router-dom';
+
+/** The product name with its icon, linking home. */
+export function BrandMark() {
+  return (
+    <UnstyledButton component={Link} to="/" aria-label="OptionPilot home">
+      <Group gap={8} wrap="nowrap">
+        <ThemeIcon size="md" radius="md" variant="filled">
+          <IconChartLine size={18} />
+        </ThemeIcon>
+        <Text fw={800} size="lg">
+          OptionPilot
+        </Text>
+      </Group>
+    </UnstyledButton>
+  );
+}

@@ -1,0 +1,14 @@
+import { PaymentDialogPlaceholder as PaymentDialog } from '../placeholders/PaymentDialogPlaceholder';
+import { LoginDialog } from './LoginDialog';
+import { SignupDialog } from './SignupDialog';
+
+/** The app-wide dialogs opened through the ui store; mounted once inside the router. */
+export function GlobalDialogs() {
+  return (
+    <>
+      <LoginDialog />
+      <SignupDialog />
+      <PaymentDialog />
+    </>
+  );
+}

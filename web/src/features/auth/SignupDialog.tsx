@@ -1,0 +1,148 @@
+import { useState, type FormEvent } from 'react';
+import { Anchor, Button, Checkbox, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { registerSchema, type RegisterRequest } from '@optionpilot/server/contract';
+import { SecretInput } from '../../components/SecretInput';
+import { errorMessage } from '../../api/client';
+import { toastError, toastSuccess } from '../../lib/toast';
+import { useSessionStore } from '../../stores/session';
+import { selectAuthDialog, useUiStore } from '../../stores/ui';
+import { MESSAGES } from './messages';
+
+type Field = keyof RegisterRequest;
+type FieldErrors = Partial<Record<Field, string>>;
+
+const EMPTY_FORM: RegisterRequest = { firstName: '', lastName: '', email: '', phone: '', password: '' };
+
+/** Client-side check with the server's own schema, so both sides reject the same input with the same words. */
+export function validateSignup(form: RegisterRequest): FieldErrors {
+  const parsed = registerSchema.safeParse(form);
+  if (parsed.success) return {};
+  const errors: FieldErrors = {};
+  for (const issue of parsed.error.issues) {
+    const field = issue.path[0] as Field | undefined;
+    if (field && !errors[field]) errors[field] = issue.message;
+  }
+  return errors;
+}
+
+/** "Get Started" (spec §2 "Signup dialog"); on success the payment dialog opens (spec §4). */
+export function SignupDialog() {
+  const opened = useUiStore(selectAuthDialog) === 'signup';
+  const [form, setForm] = useState<RegisterRequest>(EMPTY_FORM);
+  const [acceptedTerms, setAcceptedTerms] = useState(false);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [busy, setBusy] = useState(false);
+
+  const set = (field: Field) => (event: { currentTarget: HTMLInputElement }) => {
+    const value = event.currentTarget.value;
+    setForm((current) => ({ ...current, [field]: value }));
+  };
+
+  const close = () => {
+    useUiStore.getState().closeAuthDialog();
+    setErrors({});
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!acceptedTerms) {
+      toastError('Error', MESSAGES.acceptTerms);
+      return;
+    }
+    const fieldErrors = validateSignup(form);
+    setErrors(fieldErrors);
+    if (Object.keys(fieldErrors).length > 0) return;
+    setBusy(true);
+    try {
+      // The server normalises (trim, lower-case e-mail, +91 phone) with the same schema; send what was typed.
+      await useSessionStore.getState().register(form);
+      toastSuccess(MESSAGES.signupSuccess);
+      setForm(EMPTY_FORM);
+      setAcceptedTerms(false);
+      // Closes the signup dialog too (spec §4: the payment dialog opens, the signup dialog closes).
+      useUiStore.getState().openPaymentDialog();
+    } catch (error) {
+      toastError(MESSAGES.signupFailedTitle, errorMessage(error, MESSAGES.signupFailed));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal opened={opened} onClose={close} title="Get Started" centered size="lg">
+      <form onSubmit={onSubmit} aria-label="Create account">
+        <Stack gap="md">
+          <Text size="sm" c="dimmed">
+            Create your account, then subscribe to the Professional Plan.
+          </Text>
+          <Group grow align="flex-start">
+            <TextInput
+              label="First Name"
+              autoComplete="given-name"
+              required
+              value={form.firstName}
+              onChange={set('firstName')}
+              error={errors.firstName}
+              data-autofocus
+            />
+            <TextInput
+              label="Last Name"
+              autoComplete="family-name"
+              required
+              value={form.lastName}
+              onChange={set('lastName')}
+              error={errors.lastName}
+            />
+          </Group>
+          <TextInput
+            label="Email"
+            type="email"
+            autoComplete="email"
+            placeholder="you@example.com"
+            required
+            value={form.email}
+            onChange={set('email')}
+            error={errors.email}
+          />
+          <TextInput
+            label="Phone"
+            type="tel"
+            autoComplete="tel"
+            placeholder="+91 98765 43210"
+            required
+            value={form.phone}
+            onChange={set('phone')}
+            error={errors.phone}
+          />
+          <SecretInput
+            label="Password"
+            autoComplete="new-password"
+            description="At least 8 characters with a lowercase letter, an uppercase letter and a number"
+            required
+            value={form.password}
+            onChange={set('password')}
+            error={errors.password}
+          />
+          <Checkbox
+            label="I agree to the Terms of Service and Privacy Policy"
+            checked={acceptedTerms}
+            onChange={(e) => setAcceptedTerms(e.currentTarget.checked)}
+          />
+          <Button type="submit" fullWidth disabled={busy}>
+            {busy ? 'Creating Account...' : 'Create Account & Subscribe'}
+          </Button>
+          <Text size="sm" ta="center">
+            Already have an account?{' '}
+            <Anchor
+              component="button"
+              type="button"
+              onClick={() => useUiStore.getState().openAuthDialog('login')}
+            >
+              Sign in
+            </Anchor>
+          </Text>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
