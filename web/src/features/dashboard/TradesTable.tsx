@@ -1,0 +1,126 @@
+// The two trade tables of the dashboard: Recent Trades (first 10, spec §2) and the Trades tab's full history.
+import { Badge, Table, Text } from '@mantine/core';
+import type { TradeDto } from '@optionpilot/server/contract';
+import { formatIstDateTime, formatIstTime } from '../../lib/format';
+import { formatPnl, formatPremium, pnlColor } from './display';
+
+/** Spec §9: the dashboard lists the first 10 trades. */
+export const RECENT_TRADES = 10;
+
+export const NO_TRADES_MESSAGE = 'No trades yet. Trading will start automatically when market opens.';
+
+function PnlCell({ trade }: { trade: TradeDto }) {
+  if (trade.pnl === null) {
+    return <Text size="sm">{trade.status === 'cancelled' ? '—' : 'Running'}</Text>;
+  }
+  return (
+    <Text size="sm" c={pnlColor(trade.pnl)} fw={600}>
+      {formatPnl(trade.pnl)}
+    </Text>
+  );
+}
+
+function TypeBadge({ trade }: { trade: TradeDto }) {
+  return (
+    <Badge variant="light" color={trade.tradeType === 'CALL' ? 'green' : 'red'}>
+      {trade.tradeType}
+    </Badge>
+  );
+}
+
+const STATUS_COLOR: Record<TradeDto['status'], string> = {
+  open: 'blue',
+  closed: 'gray',
+  cancelled: 'orange',
+};
+
+export function RecentTradesTable({ trades }: { trades: readonly TradeDto[] }) {
+  const rows = trades.slice(0, RECENT_TRADES);
+  if (rows.length === 0) {
+    return (
+      <Text c="dimmed" size="sm">
+        {NO_TRADES_MESSAGE}
+      </Text>
+    );
+  }
+  return (
+    <Table.ScrollContainer minWidth={420}>
+      <Table striped aria-label="Recent trades">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Time</Table.Th>
+            <Table.Th>Type</Table.Th>
+            <Table.Th>Entry</Table.Th>
+            <Table.Th>Exit</Table.Th>
+            <Table.Th>P&amp;L</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((t) => (
+            <Table.Tr key={t.id}>
+              <Table.Td>{formatIstTime(t.timestamp)}</Table.Td>
+              <Table.Td>
+                <TypeBadge trade={t} />
+              </Table.Td>
+              <Table.Td>{formatPremium(t.entryPrice)}</Table.Td>
+              <Table.Td>{t.exitPrice === null ? 'Open' : formatPremium(t.exitPrice)}</Table.Td>
+              <Table.Td>
+                <PnlCell trade={t} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+export function TradeHistoryTable({ trades }: { trades: readonly TradeDto[] }) {
+  return (
+    <Table.ScrollContainer minWidth={720}>
+      <Table striped highlightOnHover aria-label="Trading history">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Symbol</Table.Th>
+            <Table.Th>Type</Table.Th>
+            <Table.Th>Entry</Table.Th>
+            <Table.Th>Exit</Table.Th>
+            <Table.Th>P&amp;L</Table.Th>
+            <Table.Th>Status</Table.Th>
+            <Table.Th>Date</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {trades.map((t) => (
+            <Table.Tr key={t.id}>
+              <Table.Td>
+                <Text size="sm" ff="monospace">
+                  {t.symbol}
+                </Text>
+                {t.paper && (
+                  <Text size="xs" c="dimmed">
+                    paper
+                  </Text>
+                )}
+              </Table.Td>
+              <Table.Td>
+                <TypeBadge trade={t} />
+              </Table.Td>
+              <Table.Td>{formatPremium(t.entryPrice)}</Table.Td>
+              <Table.Td>{t.exitPrice === null ? 'Open' : formatPremium(t.exitPrice)}</Table.Td>
+              <Table.Td>
+                <PnlCell trade={t} />
+              </Table.Td>
+              <Table.Td>
+                <Badge variant="dot" color={STATUS_COLOR[t.status]}>
+                  {t.status}
+                </Badge>
+              </Table.Td>
+              <Table.Td>{formatIstDateTime(t.timestamp)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

@@ -1,0 +1,174 @@
+// Trading Settings dialog (spec §2): order type SL-M, target 15..40 points in steps of 5, 1..10 lots. The same zod
+// schema as the server validates here, so the user sees the server's wording before a request is even sent.
+import { useEffect, useState } from 'react';
+import { Alert, Button, Group, Loader, Modal, NumberInput, Select, Stack, Text } from '@mantine/core';
+import {
+  TARGET_SETTINGS,
+  tradingSettingsSchema,
+  type TradingSettingsDto,
+  type TradingSettingsRequest,
+} from '@optionpilot/server/contract';
+import { ApiError, errorMessage } from '../../api/client';
+import { dashboardApi } from './dashboardApi';
+
+type Field = 'orderType' | 'targetSetting' | 'tradeQuantity';
+type FieldErrors = Partial<Record<Field, string>>;
+
+/** Spec §9 defaults when the server has none yet: SL-M, the strategy's 40-point target, one lot. */
+const DEFAULTS: TradingSettingsDto = { orderType: 'SLM', targetSetting: 40, tradeQuantity: 1, lotSize: 65 };
+
+const TARGET_OPTIONS = TARGET_SETTINGS.map((t) => ({ value: String(t), label: `${t} points` }));
+
+export interface TradingSettingsDialogProps {
+  opened: boolean;
+  onClose: () => void;
+  /** saves (and, when switching on, starts the bot); rejects with the server's error */
+  onSubmit: (settings: TradingSettingsRequest) => Promise<void>;
+  submitLabel: string;
+}
+
+function fieldOf(path: ReadonlyArray<PropertyKey>): Field | null {
+  const key = path[0];
+  return key === 'orderType' || key === 'targetSetting' || key === 'tradeQuantity' ? key : null;
+}
+
+export function TradingSettingsDialog({
+  opened,
+  onClose,
+  onSubmit,
+  submitLabel,
+}: TradingSettingsDialogProps) {
+  const [loaded, setLoaded] = useState<TradingSettingsDto | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [target, setTarget] = useState<string>(String(DEFAULTS.targetSetting));
+  const [lots, setLots] = useState<number | string>(DEFAULTS.tradeQuantity);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  // Each opening starts from what the server has, so a cancelled edit never lingers.
+  useEffect(() => {
+    if (!opened) return undefined;
+    let current = true;
+    setLoaded(null);
+    setLoadError(null);
+    setErrors({});
+    setFormError(null);
+    dashboardApi
+      .tradingSettings()
+      .then((s) => {
+        if (!current) return;
+        setLoaded(s);
+        setTarget(String(s.targetSetting));
+        setLots(s.tradeQuantity);
+      })
+      .catch((err: unknown) => {
+        if (!current) return;
+        // Still usable: the defaults are valid settings and saving creates them on the server.
+        setLoaded(DEFAULTS);
+        setTarget(String(DEFAULTS.targetSetting));
+        setLots(DEFAULTS.tradeQuantity);
+        setLoadError(errorMessage(err, 'Could not load your trading settings'));
+      });
+    return () => {
+      current = false;
+    };
+  }, [opened]);
+
+  const lotSize = loaded?.lotSize ?? DEFAULTS.lotSize;
+  const lotsNumber = typeof lots === 'number' ? lots : Number.NaN;
+
+  const save = async () => {
+    const parsed = tradingSettingsSchema.safeParse({
+      orderType: 'SLM',
+      targetSetting: Number(target),
+      tradeQuantity: typeof lots === 'number' ? lots : lots.trim() === '' ? undefined : Number(lots),
+    });
+    if (!parsed.success) {
+      const next: FieldErrors = {};
+      for (const issue of parsed.error.issues) {
+        const field = fieldOf(issue.path);
+        if (field && !next[field]) next[field] = issue.message;
+      }
+      setErrors(next);
+      return;
+    }
+    setErrors({});
+    setFormError(null);
+    setSaving(true);
+    try {
+      await onSubmit(parsed.data);
+      onClose();
+    } catch (err) {
+      const field = err instanceof ApiError && err.field ? fieldOf([err.field]) : null;
+      if (field) setErrors({ [field]: err instanceof Error ? err.message : '' });
+      else setFormError(errorMessage(err, 'Failed to save trading settings'));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal opened={opened} onClose={saving ? () => undefined : onClose} title="Trading Settings" centered>
+      {!loaded ? (
+        <Group justify="center" py="lg">
+          <Loader size="sm" aria-label="Loading trading settings" />
+        </Group>
+      ) : (
+        <Stack gap="md">
+          {loadError && (
+            <Alert color="yellow" variant="light">
+              {loadError}. Showing the defaults.
+            </Alert>
+          )}
+          <Select
+            label="Order Type"
+            data={[{ value: 'SLM', label: 'SL-M (stop-loss market)' }]}
+            value="SLM"
+            allowDeselect={false}
+            description="Sent to brokers as a protected stop-limit order"
+            error={errors.orderType}
+          />
+          <Select
+            label="Target (points)"
+            data={TARGET_OPTIONS}
+            value={target}
+            onChange={(v) => v && setTarget(v)}
+            allowDeselect={false}
+            description="Premium points above entry at which the position is closed"
+            error={errors.targetSetting}
+          />
+          <NumberInput
+            label="Trade Quantity (lots)"
+            value={lots}
+            onChange={setLots}
+            min={1}
+            max={10}
+            step={1}
+            allowDecimal={false}
+            clampBehavior="none"
+            description={
+              Number.isFinite(lotsNumber)
+                ? `${lotsNumber} × ${lotSize} = ${lotsNumber * lotSize} qty`
+                : `${lotSize} qty per lot`
+            }
+            error={errors.tradeQuantity}
+          />
+          {formError && (
+            <Text c="red.7" size="sm" role="alert">
+              {formError}
+            </Text>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose} disabled={saving}>
+              Cancel
+            </Button>
+            <Button onClick={() => void save()} loading={saving}>
+              {submitLabel}
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}

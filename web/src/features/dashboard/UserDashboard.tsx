@@ -1,0 +1,102 @@
+// The signed-in user's dashboard (spec §2 "User dashboard"): top bar from the shared signed-in layout, the test-mode
+// banner, and the Dashboard / Trades / Settings tabs. Live data starts when the page mounts (the user is signed in
+// by then) and stops when it unmounts.
+import { useEffect } from 'react';
+import { Alert, Badge, Card, Group, SimpleGrid, Stack, Tabs, Title } from '@mantine/core';
+import { IconFlask } from '@tabler/icons-react';
+import { api } from '../../api/client';
+import { SignedInLayout } from '../../components/SignedInLayout';
+import { defaultLiveDataDeps, startLiveData, stopLiveData } from '../../live/liveData';
+import { useLiveStore } from '../../live/stores';
+import { StrategyPanel } from '../strategy/StrategyPanel';
+import { AlgoControlCard } from './AlgoControlCard';
+import { BrokerForm } from './BrokerForm';
+import { dashboardApi } from './dashboardApi';
+import { FeedHealthIndicator, MarketCard } from './MarketCard';
+import { SettingsTab } from './SettingsTab';
+import { StatusCards } from './StatusCards';
+import { SubscriptionCard } from './SubscriptionCard';
+import { TradesTab } from './TradesTab';
+import { RecentTradesTable } from './TradesTable';
+import { TradingStatsCard } from './TradingStatsCard';
+import { useApiData } from './useApiData';
+
+/** Spec §1 banner, adapted: without Razorpay keys every feature works and payments run in test mode. */
+export const TEST_MODE_BANNER =
+  'TEST MODE — all features enabled, payments run in test mode (no money is charged)';
+
+const liveGet = (path: string) => api.get<unknown>(path);
+
+function RecentTradesCard() {
+  const trades = useLiveStore((s) => s.trades);
+  return (
+    <Card withBorder padding="lg">
+      <Title order={4} mb="sm">
+        Recent Trades
+      </Title>
+      <RecentTradesTable trades={trades} />
+    </Card>
+  );
+}
+
+export function UserDashboard() {
+  const config = useApiData(dashboardApi.config);
+  const subscription = useApiData(dashboardApi.subscription);
+
+  useEffect(() => {
+    startLiveData(defaultLiveDataDeps(liveGet));
+    return () => stopLiveData();
+  }, []);
+
+  return (
+    <SignedInLayout>
+      <Stack gap="md">
+        {config.data?.paymentTestMode && (
+          <Alert color="orange" variant="filled" icon={<IconFlask size={18} />} role="status">
+            {TEST_MODE_BANNER}
+          </Alert>
+        )}
+        <Group justify="space-between">
+          <Title order={2}>Dashboard</Title>
+          <Group gap="xs">
+            {config.data?.feed.simulated && (
+              <Badge color="violet" variant="filled">
+                SIMULATED DATA
+              </Badge>
+            )}
+            <FeedHealthIndicator />
+          </Group>
+        </Group>
+        <Tabs defaultValue="dashboard" keepMounted={false}>
+          <Tabs.List mb="md">
+            <Tabs.Tab value="dashboard">Dashboard</Tabs.Tab>
+            <Tabs.Tab value="trades">Trades</Tabs.Tab>
+            <Tabs.Tab value="settings">Settings</Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="dashboard">
+            <Stack gap="md">
+              <StatusCards subscription={subscription.data} />
+              <AlgoControlCard />
+              <MarketCard />
+              <SimpleGrid cols={{ base: 1, lg: 2 }}>
+                <RecentTradesCard />
+                <SubscriptionCard subscription={subscription.data} />
+              </SimpleGrid>
+              <SimpleGrid cols={{ base: 1, lg: 2 }}>
+                <BrokerForm />
+                <TradingStatsCard />
+              </SimpleGrid>
+              <StrategyPanel />
+            </Stack>
+          </Tabs.Panel>
+          <Tabs.Panel value="trades">
+            <TradesTab />
+          </Tabs.Panel>
+          <Tabs.Panel value="settings">
+            <SettingsTab />
+          </Tabs.Panel>
+        </Tabs>
+      </Stack>
+    </SignedInLayout>
+  );
+}

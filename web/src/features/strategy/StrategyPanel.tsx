@@ -1,0 +1,83 @@
+// "How the strategy works": the white-box disclosure (DOMAIN.md §2, decisions.md "Compliance"). The rules and the
+// parameters come from the server, i.e. the values the engine trades with right now, never a copy in the web app.
+import { useEffect, useState } from 'react';
+import { Alert, Badge, Card, Group, List, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import type { StrategyInfoDto } from '@optionpilot/server/contract';
+import { api, errorMessage } from '../../api/client';
+
+/** Risk wording shown under the rules; no claim of returns (SEBI rules on algo marketing). */
+export const STRATEGY_RISK_NOTE =
+  'Buying options can lose the entire premium paid, and slippage or gaps can carry a loss past the stop. ' +
+  'Nothing here is a promise or a forecast of returns: past behaviour of this strategy says nothing about future results.';
+
+function Param({ label, value }: { label: string; value: string }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text fw={600}>{value}</Text>
+    </div>
+  );
+}
+
+function onOff(value: boolean): string {
+  return value ? 'On' : 'Off';
+}
+
+export function StrategyPanel() {
+  const [info, setInfo] = useState<StrategyInfoDto | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let current = true;
+    api
+      .get<StrategyInfoDto>('/api/strategy')
+      .then((s) => current && setInfo(s))
+      .catch((err: unknown) => current && setError(errorMessage(err, 'Failed to load the strategy')));
+    return () => {
+      current = false;
+    };
+  }, []);
+
+  return (
+    <Card withBorder padding="lg" component="section" aria-label="How the strategy works">
+      <Group justify="space-between" mb="sm">
+        <Title order={4}>How the strategy works</Title>
+        {info && (
+          <Badge variant="light" color={info.params.tradingEnabled ? 'green' : 'orange'}>
+            {info.params.tradingEnabled ? 'Trading enabled' : 'Trading paused'}
+          </Badge>
+        )}
+      </Group>
+      {error && <Text c="red.7">{error}</Text>}
+      {!info && !error && <Loader size="sm" aria-label="Loading strategy" />}
+      {info && (
+        <Stack gap="md">
+          <Text fw={600}>
+            {info.name} · {info.intervalMinutes}-minute candles
+          </Text>
+          <List spacing={4} size="sm">
+            {info.rules.map((rule) => (
+              <List.Item key={rule}>{rule}</List.Item>
+            ))}
+          </List>
+          <SimpleGrid cols={{ base: 2, sm: 3, md: 5 }}>
+            <Param label="Consecutive candles" value={String(info.params.consecutiveCandles)} />
+            <Param label="Min. candle body" value={`${info.params.minMovement} pts`} />
+            <Param label="Entry offset" value={`${info.params.entryOffset} pts`} />
+            <Param label="Stop loss (premium)" value={`${info.params.stopLoss} pts`} />
+            <Param label="Target (premium)" value={`${info.params.target} pts`} />
+            <Param label="Calls (CE)" value={onOff(info.params.callEnabled)} />
+            <Param label="Puts (PE)" value={onOff(info.params.putEnabled)} />
+            <Param label="Square-off" value={`${info.params.squareOffTime} IST`} />
+          </SimpleGrid>
+          <Alert variant="light" color="yellow" icon={<IconAlertTriangle size={18} />} title="Risk">
+            {STRATEGY_RISK_NOTE}
+          </Alert>
+        </Stack>
+      )}
+    </Card>
+  );
+}
