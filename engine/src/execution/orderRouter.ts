@@ -1,0 +1,637 @@
+import { Subject } from 'rxjs';
+import type { Observable, SchedulerLike, Subscription } from 'rxjs';
+import { BrokerError, PLACE_OUTCOME_BY_ERROR } from './broker';
+import type { Broker, BrokerAmendment, BrokerOrderSnapshot } from './broker';
+import { createClientOrderIdFactory } from './clientOrderId';
+import { splitByFreezeQty } from './freezeSplit';
+import { needsProtection, OPTION_PROTECTION_BANDS, toProtectedLimit } from './marketProtection';
+import type { ProtectionBand } from './marketProtection';
+import { applyOrderEvent, isTerminal } from './orderStateMachine';
+import type { OrderEvent, OrderTransitionError } from './orderStateMachine';
+import { DuplicateIntentError } from './orderStore';
+import type { OrderStore } from './orderStore';
+import type { Order, OrderRequest, OrderSide, OrderType, ProductType } from './orderTypes';
+import type { QuoteSource } from './paperBroker';
+import { accountRateWindows, RateLimiter } from './rateLimiter';
+
+/** One account the router can trade: its own broker session and order-rate cap. */
+export interface AccountConnection {
+  readonly accountId: string;
+  readonly broker: Broker;
+  /** orders per second for this account; clamped to SEBI's 10 */
+  readonly maxOrdersPerSecond?: number;
+}
+
+/** Options of `OrderRouter`. */
+export interface OrderRouterOptions {
+  readonly scheduler: SchedulerLike;
+  readonly store: OrderStore;
+  /** LTPs for market protection */
+  readonly quotes: QuoteSource;
+  /** the algo id / tag sent on every order (DOMAIN.md §2) */
+  readonly tag: string;
+  readonly product?: ProductType;
+  /** tick size of a symbol; options are ₹0.05 */
+  readonly tickSize?: (symbol: string) => number;
+  readonly protectionBands?: readonly ProtectionBand[];
+  /** lot size of a symbol, so freeze-quantity legs stay whole lots */
+  readonly lotSize?: (symbol: string) => number;
+  /** how long a broker call may take before its outcome counts as unknown */
+  readonly requestTimeoutMs?: number;
+  /** waits between status queries that resolve an UNKNOWN order */
+  readonly resolveBackoffMs?: readonly number[];
+  /** retries of a placement the broker refused as rate limited (it was not placed, so retrying is safe) */
+  readonly rateLimitRetries?: number;
+  readonly newClientOrderId?: () => string;
+}
+
+/** One order to place for one account (entries and exits alike). */
+export interface OrderIntent {
+  /** idempotency key: at most one broker order (per freeze leg) is ever placed for it */
+  readonly intentKey: string;
+  readonly accountId: string;
+  readonly signalId?: string;
+  readonly symbol: string;
+  readonly side: OrderSide;
+  readonly quantity: number;
+  readonly type: OrderType;
+  readonly price?: number;
+  readonly triggerPrice?: number;
+}
+
+/** A signal's entry, fanned out to many accounts. */
+export interface EntryIntent {
+  readonly signalId: string;
+  readonly accountIds: readonly string[];
+  readonly symbol: string;
+  /** the same quantity for every account, or one per account id */
+  readonly quantity: number | Readonly<Record<string, number>>;
+  readonly side?: OrderSide;
+  readonly type?: OrderType;
+  readonly price?: number;
+  readonly triggerPrice?: number;
+}
+
+/** What happened to one account's share of an intent. */
+export interface AccountRouteResult {
+  readonly accountId: string;
+  /**
+   * `placed`: every leg reached the broker or was resolved; `duplicate`: the intent already had orders (nothing
+   * sent); `rejected`: a leg was refused; `unknown`: a leg's outcome is still being resolved; `failed`: the
+   * account is not connected or the intent is invalid.
+   */
+  readonly status: 'placed' | 'duplicate' | 'rejected' | 'unknown' | 'failed';
+  readonly orders: readonly Order[];
+  readonly error?: string;
+}
+
+/** An event the router refused or a persistence failure: for the audit log and operators. */
+export interface RouterAnomaly {
+  readonly clientOrderId?: string;
+  readonly accountId?: string;
+  readonly message: string;
+  readonly error?: OrderTransitionError;
+}
+
+interface AccountSlot {
+  readonly connection: AccountConnection;
+  readonly limiter: RateLimiter;
+  subscription?: Subscription;
+}
+
+const DEFAULT_BACKOFF_MS: readonly number[] = [500, 1_000, 2_000, 4_000, 8_000, 15_000, 30_000];
+
+class RequestTimeout extends Error {}
+
+/**
+ * Places orders for many accounts. Per order: client id → `store.create` → (market protection) → rate limiter →
+ * `store.update(SUBMITTED)` → `placeOrder` with a timeout. A timeout or a dropped connection makes the order
+ * UNKNOWN, resolved by `getOrder` with backoff (or by the broker's own update, or by the late reply) — never by
+ * sending it again. The same intent key never yields a second broker order: in-flight calls are shared,
+ * persisted ones are found in the store, and the store's unique intent key stops a second process.
+ */
+export class OrderRouter {
+  private readonly accounts = new Map<string, AccountSlot>();
+  private readonly orders = new Map<string, Order>();
+  private readonly byBrokerId = new Map<string, string>();
+  private readonly inflight = new Map<string, Promise<Order>>();
+  private readonly writes = new Map<string, Promise<void>>();
+  private readonly lastWrite = new Map<string, Promise<void>>();
+  private readonly background = new Set<Promise<void>>();
+  private readonly changes = new Subject<Order>();
+  private readonly anomalies = new Subject<RouterAnomaly>();
+  private readonly newClientOrderId: () => string;
+  private started = false;
+
+  /** every order change, after it is applied (persistence follows in order) */
+  readonly changes$: Observable<Order> = this.changes.asObservable();
+  /** refused events and persistence failures */
+  readonly anomalies$: Observable<RouterAnomaly> = this.anomalies.asObservable();
+
+  constructor(private readonly options: OrderRouterOptions) {
+    this.newClientOrderId =
+      options.newClientOrderId ?? createClientOrderIdFactory({ now: () => options.scheduler.now() });
+  }
+
+  /** Registers an account; its broker's updates are followed while the router runs. */
+  addAccount(connection: AccountConnection): void {
+    const { tagMaxLength } = connection.broker.capabilities;
+    if (this.options.tag.length > tagMaxLength) {
+      throw new RangeError(
+        `algo tag "${this.options.tag}" is longer than ${connection.broker.capabilities.name}'s ${tagMaxLength}`,
+      );
+    }
+    this.removeAccount(connection.accountId);
+    const windows = accountRateWindows(
+      connection.broker.capabilities.rateLimits,
+      connection.maxOrdersPerSecond,
+    );
+    const slot: AccountSlot = { connection, limiter: new RateLimiter(windows, this.options.scheduler) };
+    this.accounts.set(connection.accountId, slot);
+    if (this.started) this.follow(slot);
+  }
+
+  /** Stops trading an account (its pending rate-limited requests fail). */
+  removeAccount(accountId: string): void {
+    const slot = this.accounts.get(accountId);
+    if (slot === undefined) return;
+    slot.subscription?.unsubscribe();
+    slot.limiter.dispose();
+    this.accounts.delete(accountId);
+  }
+
+  /** Starts following every account's order updates. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    for (const slot of this.accounts.values()) this.follow(slot);
+  }
+
+  /** Stops following updates; orders and accounts stay. */
+  stop(): void {
+    this.started = false;
+    for (const slot of this.accounts.values()) {
+      slot.subscription?.unsubscribe();
+      slot.subscription = undefined;
+    }
+  }
+
+  /** Loads non-terminal orders from the store (after a restart) so updates and `reconcile` can reach them. */
+  async recover(): Promise<readonly Order[]> {
+    const open = await this.options.store.listOpen();
+    for (const order of open) this.remember(order);
+    return open;
+  }
+
+  /** The latest known version of an order. */
+  getOrder(clientOrderId: string): Order | undefined {
+    return this.orders.get(clientOrderId);
+  }
+
+  /** Every order the router knows, in creation order. */
+  listOrders(): readonly Order[] {
+    return [...this.orders.values()];
+  }
+
+  /** Resolves once every background resolution (UNKNOWN orders) has finished. */
+  async idle(): Promise<void> {
+    while (this.background.size > 0) await Promise.all([...this.background]);
+  }
+
+  /** Fans a signal's entry out to its accounts concurrently, each through its own broker and limiter. */
+  routeEntry(intent: EntryIntent): Promise<AccountRouteResult[]> {
+    return Promise.all(
+      intent.accountIds.map((accountId) => {
+        const quantity = typeof intent.quantity === 'number' ? intent.quantity : intent.quantity[accountId];
+        if (quantity === undefined) {
+          return Promise.resolve<AccountRouteResult>({
+            accountId,
+            status: 'failed',
+            orders: [],
+            error: 'no quantity for account',
+          });
+        }
+        return this.submit({
+          intentKey: `${intent.signalId}:${accountId}`,
+          accountId,
+          signalId: intent.signalId,
+          symbol: intent.symbol,
+          side: intent.side ?? 'BUY',
+          quantity,
+          type: intent.type ?? 'MARKET',
+          price: intent.price,
+          triggerPrice: intent.triggerPrice,
+        });
+      }),
+    );
+  }
+
+  /** Places one account's order (split into freeze-quantity legs), idempotently per intent key. */
+  async submit(intent: OrderIntent): Promise<AccountRouteResult> {
+    const { accountId } = intent;
+    const slot = this.accounts.get(accountId);
+    if (slot === undefined)
+      return { accountId, status: 'failed', orders: [], error: 'account not connected' };
+    let legs: number[];
+    try {
+      legs = splitByFreezeQty(
+        intent.quantity,
+        slot.connection.broker.capabilities.freezeQty,
+        this.options.lotSize?.(intent.symbol),
+      );
+    } catch (error) {
+      return { accountId, status: 'failed', orders: [], error: (error as Error).message };
+    }
+    let outcomes: { order: Order; duplicate: boolean }[];
+    try {
+      outcomes = await Promise.all(
+        legs.map((quantity, leg) =>
+          this.submitLeg(slot, { ...intent, intentKey: `${intent.intentKey}#${leg}`, quantity }),
+        ),
+      );
+    } catch (error) {
+      // The store refused to persist: nothing was sent for a leg whose create failed.
+      const orders = [...this.orders.values()].filter((o) => o.intentKey.startsWith(`${intent.intentKey}#`));
+      return { accountId, status: 'failed', orders, error: `store: ${String(error)}` };
+    }
+    const orders = outcomes.map((o) => o.order);
+    const status: AccountRouteResult['status'] = outcomes.every((o) => o.duplicate)
+      ? 'duplicate'
+      : orders.some((o) => o.state === 'REJECTED')
+        ? 'rejected'
+        : orders.some((o) => o.state === 'UNKNOWN')
+          ? 'unknown'
+          : 'placed';
+    return { accountId, status, orders };
+  }
+
+  /** Asks the broker to cancel an open order; the broker's update confirms it. */
+  async cancel(clientOrderId: string): Promise<Order> {
+    return this.amend(clientOrderId, { type: 'CANCEL_REQUEST', time: this.now() }, (broker, id) =>
+      broker.cancelOrder(id),
+    );
+  }
+
+  /** Asks the broker to change an open order's price, trigger or quantity. */
+  async modify(clientOrderId: string, amendment: BrokerAmendment): Promise<Order> {
+    return this.amend(
+      clientOrderId,
+      { type: 'MODIFY_REQUEST', time: this.now(), amendment },
+      (broker, id) => broker.modifyOrder(id, amendment),
+      true,
+    );
+  }
+
+  /** Queries the broker for every non-terminal order (all accounts or one) and applies what it reports. */
+  async reconcile(accountId?: string): Promise<void> {
+    const open = [...this.orders.values()].filter(
+      (o) =>
+        !isTerminal(o.state) &&
+        o.state !== 'INITIALIZED' &&
+        (accountId === undefined || o.accountId === accountId),
+    );
+    await Promise.all(
+      open.map(async (order) => {
+        const slot = this.accounts.get(order.accountId);
+        if (slot === undefined) return;
+        try {
+          const snapshot = await this.withTimeout(
+            slot.connection.broker.getOrder({ clientOrderId: order.clientOrderId }),
+          );
+          if (snapshot !== undefined) this.applySnapshot(order.clientOrderId, snapshot);
+        } catch {
+          // The next reconcile tries again; the order keeps its state meanwhile.
+        }
+      }),
+    );
+  }
+
+  private now(): number {
+    return this.options.scheduler.now();
+  }
+
+  private follow(slot: AccountSlot): void {
+    slot.subscription?.unsubscribe();
+    slot.subscription = slot.connection.broker.orderUpdates$.subscribe((snapshot) => {
+      const clientOrderId = snapshot.clientOrderId ?? this.byBrokerId.get(snapshot.brokerOrderId);
+      // Orders placed outside the engine (e.g. by hand in the broker's app) are not ours to track.
+      if (clientOrderId === undefined || !this.orders.has(clientOrderId)) return;
+      this.applySnapshot(clientOrderId, snapshot);
+    });
+  }
+
+  private remember(order: Order): void {
+    this.orders.set(order.clientOrderId, order);
+    if (order.brokerOrderId !== undefined) this.byBrokerId.set(order.brokerOrderId, order.clientOrderId);
+  }
+
+  private applySnapshot(clientOrderId: string, snapshot: BrokerOrderSnapshot): Order {
+    return this.apply(clientOrderId, {
+      type: 'STATUS',
+      time: Math.max(snapshot.time, this.now()),
+      status: snapshot.status,
+      filledQty: snapshot.filledQty,
+      avgPrice: snapshot.avgPrice,
+      brokerOrderId: snapshot.brokerOrderId,
+      reason: snapshot.reason,
+    });
+  }
+
+  /** Applies an event in memory at once (so concurrent events see each other) and queues its persistence. */
+  private apply(clientOrderId: string, event: OrderEvent): Order {
+    const current = this.orders.get(clientOrderId);
+    if (current === undefined) throw new Error(`unknown order ${clientOrderId}`);
+    const result = applyOrderEvent(current, event);
+    if (!result.ok) {
+      this.anomalies.next({
+        clientOrderId,
+        accountId: current.accountId,
+        message: result.error.message,
+        error: result.error,
+      });
+      return current;
+    }
+    if (result.order === current) return current;
+    this.remember(result.order);
+    // Writes of one order are chained so the store sees its versions in order; `lastWrite` keeps the failure.
+    const previous = this.writes.get(clientOrderId) ?? Promise.resolve();
+    const write = previous.then(() => this.options.store.update(result.order));
+    this.lastWrite.set(clientOrderId, write);
+    this.writes.set(
+      clientOrderId,
+      write.catch((error: unknown) => {
+        this.anomalies.next({
+          clientOrderId,
+          accountId: current.accountId,
+          message: `store.update failed: ${String(error)}`,
+        });
+      }),
+    );
+    this.changes.next(result.order);
+    return result.order;
+  }
+
+  /** Waits until every queued write of the order is durable; rejects when the last one failed. */
+  private async persisted(clientOrderId: string): Promise<void> {
+    await this.lastWrite.get(clientOrderId);
+  }
+
+  private submitLeg(slot: AccountSlot, intent: OrderIntent): Promise<{ order: Order; duplicate: boolean }> {
+    const shared = this.inflight.get(intent.intentKey);
+    if (shared !== undefined) return shared.then((order) => ({ order, duplicate: true }));
+    let duplicate = false;
+    const run = (async (): Promise<Order> => {
+      const existing = await this.options.store.findByIntentKey(intent.intentKey);
+      if (existing !== undefined) {
+        duplicate = true;
+        if (!this.orders.has(existing.clientOrderId)) this.remember(existing);
+        return this.orders.get(existing.clientOrderId) as Order;
+      }
+      const order = this.newOrder(intent);
+      try {
+        await this.options.store.create(order);
+      } catch (error) {
+        if (!(error instanceof DuplicateIntentError)) throw error;
+        duplicate = true;
+        const winner = (await this.options.store.findByIntentKey(intent.intentKey)) as Order;
+        if (!this.orders.has(winner.clientOrderId)) this.remember(winner);
+        return this.orders.get(winner.clientOrderId) as Order;
+      }
+      this.remember(order);
+      this.changes.next(order);
+      return this.place(slot, order);
+    })();
+    this.inflight.set(intent.intentKey, run);
+    const release = (): void => {
+      this.inflight.delete(intent.intentKey);
+    };
+    run.then(release, release);
+    return run.then((order) => ({ order, duplicate }));
+  }
+
+  private newOrder(intent: OrderIntent): Order {
+    const time = this.now();
+    return {
+      clientOrderId: this.newClientOrderId(),
+      accountId: intent.accountId,
+      intentKey: intent.intentKey,
+      ...(intent.signalId === undefined ? {} : { signalId: intent.signalId }),
+      symbol: intent.symbol,
+      side: intent.side,
+      type: intent.type,
+      quantity: intent.quantity,
+      ...(intent.price === undefined ? {} : { price: intent.price }),
+      ...(intent.triggerPrice === undefined ? {} : { triggerPrice: intent.triggerPrice }),
+      product: this.options.product ?? 'MIS',
+      tag: this.options.tag,
+      state: 'INITIALIZED',
+      filledQty: 0,
+      avgPrice: 0,
+      fillIds: [],
+      createdAt: time,
+      updatedAt: time,
+    };
+  }
+
+  /** Protection, rate limit, SUBMITTED persisted, then the one and only `placeOrder` for this order. */
+  private async place(slot: AccountSlot, initial: Order): Promise<Order> {
+    const { broker } = slot.connection;
+    const id = initial.clientOrderId;
+    let sent: { type: OrderType; price?: number; triggerPrice?: number } | undefined;
+    if (needsProtection(initial.type, broker.capabilities)) {
+      const ltp = this.options.quotes.getQuote(initial.symbol)?.ltp;
+      if (initial.type === 'MARKET' && !(ltp !== undefined && ltp > 0)) {
+        return this.apply(id, {
+          type: 'REJECT',
+          time: this.now(),
+          reason: 'NO_QUOTE: no LTP to protect a market order',
+        });
+      }
+      const tickSize = this.options.tickSize?.(initial.symbol) ?? 0.05;
+      sent = toProtectedLimit(
+        initial,
+        ltp ?? 0,
+        tickSize,
+        this.options.protectionBands ?? OPTION_PROTECTION_BANDS,
+      );
+    }
+    try {
+      await slot.limiter.acquire();
+    } catch (error) {
+      return this.apply(id, {
+        type: 'REJECT',
+        time: this.now(),
+        reason: `NOT_SENT: ${(error as Error).message}`,
+      });
+    }
+    const submitted = this.apply(id, { type: 'SUBMIT', time: this.now(), ...(sent ? { sent } : {}) });
+    try {
+      await this.persisted(id);
+    } catch (error) {
+      // Never call the broker for an order whose SUBMITTED state is not durable.
+      return this.apply(id, {
+        type: 'REJECT',
+        time: this.now(),
+        reason: `NOT_SENT: ${(error as Error).message}`,
+      });
+    }
+    const request = toRequest(submitted);
+    const retries = this.options.rateLimitRetries ?? 3;
+    for (let attempt = 0; ; attempt += 1) {
+      const call = broker.placeOrder(request);
+      try {
+        const { brokerOrderId } = await this.withTimeout(call);
+        return this.apply(id, { type: 'ACCEPT', time: this.now(), brokerOrderId });
+      } catch (error) {
+        const kind =
+          error instanceof RequestTimeout ? 'timeout' : error instanceof BrokerError ? error.kind : 'network';
+        if (PLACE_OUTCOME_BY_ERROR[kind] === 'unknown') {
+          // A late reply still tells us the outcome; apply it if it comes.
+          call.then(
+            ({ brokerOrderId }) => this.apply(id, { type: 'ACCEPT', time: this.now(), brokerOrderId }),
+            () => undefined,
+          );
+          const unknown = this.apply(id, {
+            type: 'TIMEOUT',
+            time: this.now(),
+            reason: `${kind}: outcome unknown`,
+          });
+          this.track(this.resolveUnknown(slot, id));
+          return unknown;
+        }
+        if (kind === 'rate_limited' && attempt < retries) {
+          // Not placed, so sending again is safe; wait for our own limiter's next slot first.
+          await slot.limiter.acquire().catch(() => undefined);
+          continue;
+        }
+        const code = error instanceof BrokerError ? `${error.kind}/${error.code}` : kind;
+        return this.apply(id, {
+          type: 'REJECT',
+          time: this.now(),
+          reason: `${code}: ${(error as Error).message}`,
+        });
+      }
+    }
+  }
+
+  /** Shared flow of cancel and modify. */
+  private async amend(
+    clientOrderId: string,
+    request: OrderEvent,
+    call: (broker: Broker, brokerOrderId: string) => Promise<void>,
+    isModify = false,
+  ): Promise<Order> {
+    const order = this.orders.get(clientOrderId);
+    const slot = order && this.accounts.get(order.accountId);
+    if (order === undefined || slot === undefined) throw new Error(`order ${clientOrderId} is not tracked`);
+    if (order.brokerOrderId === undefined)
+      throw new Error(`order ${clientOrderId} has no broker order id yet`);
+    const pending = this.apply(clientOrderId, request);
+    if (pending === order) return order; // refused by the state machine (reported on anomalies$)
+    await slot.limiter.acquire();
+    try {
+      await this.withTimeout(call(slot.connection.broker, order.brokerOrderId));
+      if (isModify) return this.apply(clientOrderId, { type: 'MODIFY_ACCEPT', time: this.now() });
+      return this.orders.get(clientOrderId) as Order;
+    } catch (error) {
+      const kind =
+        error instanceof RequestTimeout ? 'timeout' : error instanceof BrokerError ? error.kind : 'network';
+      if (PLACE_OUTCOME_BY_ERROR[kind] === 'unknown') {
+        const unknown = this.apply(clientOrderId, {
+          type: 'TIMEOUT',
+          time: this.now(),
+          reason: `${kind}: outcome unknown`,
+        });
+        this.track(this.resolveUnknown(slot, clientOrderId));
+        return unknown;
+      }
+      const reason = `${kind}: ${(error as Error).message}`;
+      return this.apply(clientOrderId, {
+        type: isModify ? 'MODIFY_REJECT' : 'CANCEL_REJECT',
+        time: this.now(),
+        reason,
+      });
+    }
+  }
+
+  /**
+   * Resolves an UNKNOWN order by status queries with backoff. When the broker answered every query and never
+   * knew the order, it was not placed: REJECTED (NOT_FOUND). When queries failed, the order stays UNKNOWN for
+   * `reconcile`.
+   */
+  private async resolveUnknown(slot: AccountSlot, clientOrderId: string): Promise<void> {
+    const backoff = this.options.resolveBackoffMs ?? DEFAULT_BACKOFF_MS;
+    let answers = 0;
+    for (const delay of backoff) {
+      await this.sleep(delay);
+      if (this.orders.get(clientOrderId)?.state !== 'UNKNOWN') return; // resolved by an update or a late reply
+      try {
+        const snapshot = await this.withTimeout(slot.connection.broker.getOrder({ clientOrderId }));
+        answers += 1;
+        if (snapshot !== undefined) {
+          this.applySnapshot(clientOrderId, snapshot);
+          return;
+        }
+      } catch {
+        // Ask again after the next wait.
+      }
+    }
+    if (this.orders.get(clientOrderId)?.state !== 'UNKNOWN') return;
+    if (answers === backoff.length) {
+      this.apply(clientOrderId, {
+        type: 'REJECT',
+        time: this.now(),
+        reason: 'NOT_FOUND: the broker has no such order',
+      });
+    } else {
+      this.anomalies.next({ clientOrderId, message: 'order outcome still unknown; reconcile later' });
+    }
+  }
+
+  private track(task: Promise<void>): void {
+    const tracked = task.catch((error: unknown) => {
+      this.anomalies.next({ message: `background resolution failed: ${String(error)}` });
+    });
+    this.background.add(tracked);
+    void tracked.then(() => this.background.delete(tracked));
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => this.options.scheduler.schedule(() => resolve(), ms));
+  }
+
+  private withTimeout<T>(promise: Promise<T>): Promise<T> {
+    const ms = this.options.requestTimeoutMs ?? 5_000;
+    return new Promise<T>((resolve, reject) => {
+      const timer = this.options.scheduler.schedule(
+        () => reject(new RequestTimeout(`no reply within ${ms} ms`)),
+        ms,
+      );
+      promise.then(
+        (value) => {
+          timer.unsubscribe();
+          resolve(value);
+        },
+        (error: unknown) => {
+          timer.unsubscribe();
+          reject(error);
+        },
+      );
+    });
+  }
+}
+
+/** The broker request for an order as it stands (after protection). */
+function toRequest(order: Order): OrderRequest {
+  return {
+    clientOrderId: order.clientOrderId,
+    symbol: order.symbol,
+    side: order.side,
+    type: order.type,
+    quantity: order.quantity,
+    ...(order.price === undefined ? {} : { price: order.price }),
+    ...(order.triggerPrice === undefined ? {} : { triggerPrice: order.triggerPrice }),
+    product: order.product,
+    tag: order.tag,
+  };
+}
