@@ -1,10 +1,25 @@
-import { Container, Title } from '@mantine/core';
+import { Box } from '@mantine/core';
+import { AboutSection } from './AboutSection';
+import { ContactSection } from './ContactSection';
+import { FeaturesSection } from './FeaturesSection';
+import { HeroSection } from './HeroSection';
+import { LandingFooter } from './LandingFooter';
+import { LandingNav } from './LandingNav';
+import { PricingSection } from './PricingSection';
 
-// Placeholder so the router can mount `/` while the full page is being built.
+/** The public page at `/` for visitors: product, pricing, about and contact, with login/signup entry points. */
 export function LandingPage() {
   return (
-    <Container id="home">
-      <Title order={1}>OptionPilot</Title>
-    </Container>
+    <Box>
+      <LandingNav />
+      <main>
+        <HeroSection />
+        <FeaturesSection />
+        <PricingSection />
+        <AboutSection />
+        <ContactSection />
+      </main>
+      <LandingFooter />
+    </Box>
   );
 }

@@ -1,0 +1,85 @@
+import type { ComponentType } from 'react';
+import { Card, SimpleGrid, Text, ThemeIcon, Title } from '@mantine/core';
+import {
+  IconBolt,
+  IconBuildingBank,
+  IconChartCandle,
+  IconPlugConnected,
+  IconRobot,
+  IconShieldCheck,
+  type IconProps,
+} from '@tabler/icons-react';
+import { LandingSection } from './LandingSection';
+
+interface Feature {
+  title: string;
+  description: string;
+  Icon: ComponentType<IconProps>;
+}
+
+// Descriptions state what the software does, never what it earns (decisions.md, Compliance).
+const FEATURES: readonly Feature[] = [
+  {
+    title: 'Fully Automated',
+    description:
+      'Once your broker is connected and the bot is switched on, entries and exits are placed without manual clicks between 9:15 AM and 3:00 PM IST. Pause or resume it whenever you want.',
+    Icon: IconRobot,
+  },
+  {
+    title: 'Options Strategy',
+    description:
+      'A published consecutive-candle breakout on the NIFTY 50 index: after a run of strong bullish candles it buys a call one strike in the money (CE ATM−1); after strong bearish candles, a put one strike in the money (PE ATM+1).',
+    Icon: IconChartCandle,
+  },
+  {
+    title: 'Risk Management',
+    description:
+      'Every position gets a stop-loss and a target. Once a trade moves in your favour the stop moves to cost and then trails. A daily loss limit stops the bot for the day, and open positions are squared off before the close.',
+    Icon: IconShieldCheck,
+  },
+  {
+    title: 'Broker Integration',
+    description:
+      'Orders are placed in your own broker account through your own API app, so your funds never leave your broker. API secrets are stored encrypted, and the daily broker login is one click.',
+    Icon: IconPlugConnected,
+  },
+  {
+    title: 'Real-time Execution',
+    description:
+      'Live NIFTY 50 prices are turned into candles as they arrive. A signal places its order at the first price that crosses its trigger, and each trade appears on your dashboard as it happens.',
+    Icon: IconBolt,
+  },
+  {
+    title: 'Multi-Broker Support',
+    description:
+      'Zerodha, Upstox, Fyers, Angel One, Dhan, AliceBlue and Groww. Orders carry the algo tag and stay within the order-rate limits of the SEBI retail algorithmic trading framework.',
+    Icon: IconBuildingBank,
+  },
+];
+
+export function FeaturesSection() {
+  return (
+    <LandingSection
+      id="features"
+      title="Features"
+      subtitle="Everything the bot does is described here and shown in your dashboard: no hidden rules."
+      tinted
+    >
+      <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="lg">
+        {FEATURES.map(({ title, description, Icon }) => (
+          <Card key={title} withBorder radius="md" padding="lg" component="article">
+            <ThemeIcon size={44} radius="md" variant="light" mb="md">
+              <Icon size={26} stroke={1.6} aria-hidden />
+            </ThemeIcon>
+            <Title order={3} fz="lg" mb={6}>
+              {title}
+            </Title>
+            <Text size="sm" c="dimmed" lh={1.6}>
+              {description}
+            </Text>
+          </Card>
+        ))}
+      </SimpleGrid>
+    </LandingSection>
+  );
+}

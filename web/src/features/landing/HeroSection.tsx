@@ -1,0 +1,63 @@
+import { Badge, Box, Button, Container, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { openSignup } from './authDialog';
+import { NAV_HEIGHT } from './LandingNav';
+import { formatInrWhole, PLAN_PRICE_PAISE } from './pricing';
+import { scrollToSection } from './sections';
+
+const HERO_STATS = [
+  { value: '9:15-3:00', label: 'Market hours (IST)' },
+  { value: formatInrWhole(PLAN_PRICE_PAISE), label: 'Monthly, plus GST' },
+  { value: '100%', label: 'Automated execution' },
+] as const;
+
+export function HeroSection() {
+  return (
+    <Box
+      component="section"
+      id="home"
+      aria-labelledby="home-heading"
+      py={80}
+      style={{
+        scrollMarginTop: NAV_HEIGHT,
+        background:
+          'linear-gradient(180deg, var(--mantine-color-blue-light) 0%, var(--mantine-color-body) 100%)',
+      }}
+    >
+      <Container size="lg">
+        <Stack align="center" ta="center" gap="lg">
+          <Badge variant="light" size="lg">
+            NIFTY 50 options · white-box strategy
+          </Badge>
+          <Title order={1} id="home-heading" maw={820} fz={{ base: 32, sm: 48 }} lh={1.15}>
+            Automated algorithmic trading for NIFTY 50 options
+          </Title>
+          <Text size="lg" c="dimmed" maw={680}>
+            OptionPilot runs a published, rules-based options-buying strategy on the NIFTY 50 index through
+            your own broker account: entries, stop-loss, trailing stop, targets and the end-of-day square-off
+            are placed for you during market hours, and you can pause the bot at any time.
+          </Text>
+          <Group justify="center" gap="md">
+            <Button size="lg" onClick={openSignup}>
+              Start Trading Now
+            </Button>
+            <Button size="lg" variant="default" onClick={() => scrollToSection('features')}>
+              View Demo
+            </Button>
+          </Group>
+          <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="md" w="100%" maw={720} mt="lg">
+            {HERO_STATS.map((stat) => (
+              <Paper key={stat.label} withBorder radius="md" p="md">
+                <Text fz={28} fw={800} c="blue">
+                  {stat.value}
+                </Text>
+                <Text size="sm" c="dimmed">
+                  {stat.label}
+                </Text>
+              </Paper>
+            ))}
+          </SimpleGrid>
+        </Stack>
+      </Container>
+    </Box>
+  );
+}

@@ -1,0 +1,65 @@
+import type { MouseEvent } from 'react';
+import { Anchor, Box, Container, Divider, Group, Stack, Text } from '@mantine/core';
+import { SUPPORT_EMAIL } from './ContactSection';
+import { SECTIONS, scrollToSection, type SectionId } from './sections';
+
+// Real hrefs keep the links usable without JavaScript and openable in a new tab; a normal click smooth-scrolls.
+function jumpTo(id: SectionId) {
+  return (event: MouseEvent<HTMLAnchorElement>) => {
+    event.preventDefault();
+    scrollToSection(id);
+  };
+}
+
+export function LandingFooter() {
+  return (
+    <Box
+      component="footer"
+      py="xl"
+      bg="var(--mantine-color-gray-light)"
+      style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
+    >
+      <Container size="lg">
+        <Stack gap="md">
+          <Group justify="space-between" align="flex-start" gap="lg">
+            <Stack gap={4} maw={360}>
+              <Text fw={800} fz="lg" c="blue">
+                OptionPilot
+              </Text>
+              <Text size="sm" c="dimmed">
+                Automated, rules-based NIFTY 50 options trading through your own broker account.
+              </Text>
+            </Stack>
+            <Group component="nav" aria-label="Footer" gap="md">
+              {SECTIONS.map((section) => (
+                <Anchor
+                  key={section.id}
+                  href={`#${section.id}`}
+                  size="sm"
+                  c="dimmed"
+                  onClick={jumpTo(section.id)}
+                >
+                  {section.label}
+                </Anchor>
+              ))}
+              <Anchor href={`mailto:${SUPPORT_EMAIL}`} size="sm" c="dimmed">
+                {SUPPORT_EMAIL}
+              </Anchor>
+            </Group>
+          </Group>
+          <Divider />
+          <Text size="xs" c="dimmed">
+            Disclosure: options trading involves substantial risk of loss and is not suitable for every
+            investor. Past results do not guarantee future results. OptionPilot provides software that
+            executes a published, white-box strategy in your own broker account; it is not investment advice
+            and makes no claim of returns. Orders are placed by your broker under SEBI&apos;s retail
+            algorithmic trading framework.
+          </Text>
+          <Text size="xs" c="dimmed">
+            © {new Date().getFullYear()} OptionPilot. Prices in Indian rupees; GST extra where shown.
+          </Text>
+        </Stack>
+      </Container>
+    </Box>
+  );
+}

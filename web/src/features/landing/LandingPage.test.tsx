@@ -1,0 +1,183 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, within } from '@testing-library/react';
+import { LandingPage } from './LandingPage';
+import { renderWithMantine, setViewport } from './renderWithMantine';
+
+import { resetUiStore, useUiStore, type AuthDialogKind } from '../../stores/ui';
+
+// The real UI store is used; a fresh spy wraps its real action in each test so calls are seen in order.
+const realOpenAuthDialog = useUiStore.getState().openAuthDialog;
+let openAuthDialog: ReturnType<typeof vi.fn<(kind: AuthDialogKind) => void>>;
+
+const SECTION_IDS = ['home', 'features', 'pricing', 'about', 'contact'];
+
+// Records which element each scrollIntoView call was made on, so a test can tell sections apart.
+function spyOnScroll() {
+  const scrolledTo: string[] = [];
+  const spy = vi.spyOn(HTMLElement.prototype, 'scrollIntoView').mockImplementation(function (
+    this: HTMLElement,
+    options?: boolean | ScrollIntoViewOptions,
+  ) {
+    expect(options).toMatchObject({ behavior: 'smooth' });
+    scrolledTo.push(this.id);
+  });
+  return { spy, scrolledTo };
+}
+
+function section(id: string): HTMLElement {
+  const element = document.getElementById(id);
+  if (!element) throw new Error(`section #${id} is missing`);
+  return element;
+}
+
+describe('LandingPage', () => {
+  beforeEach(() => {
+    resetUiStore();
+    openAuthDialog = vi.fn(realOpenAuthDialog);
+    useUiStore.setState({ openAuthDialog });
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+    setViewport(1024, 768);
+  });
+
+  it('renders every section with its id', () => {
+    renderWithMantine(<LandingPage />);
+    for (const id of SECTION_IDS) {
+      expect(section(id).tagName).toBe('SECTION');
+    }
+  });
+
+  it('shows the six feature cards by their exact titles', () => {
+    renderWithMantine(<LandingPage />);
+    const features = within(section('features'));
+    const titles = features.getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent);
+    expect(titles).toEqual([
+      'Fully Automated',
+      'Options Strategy',
+      'Risk Management',
+      'Broker Integration',
+      'Real-time Execution',
+      'Multi-Broker Support',
+    ]);
+    expect(features.getByText(/CE ATM−1/)).toBeTruthy();
+    expect(features.getByText(/Zerodha, Upstox, Fyers, Angel One, Dhan, AliceBlue and Groww/)).toBeTruthy();
+  });
+
+  it('scrolls to the matching section from each nav button', () => {
+    const { scrolledTo } = spyOnScroll();
+    renderWithMantine(<LandingPage />);
+    const nav = within(screen.getByRole('navigation', { name: 'Sections' }));
+    for (const [label, id] of [
+      ['Home', 'home'],
+      ['Features', 'features'],
+      ['Pricing', 'pricing'],
+      ['About', 'about'],
+      ['Contact', 'contact'],
+    ]) {
+      fireEvent.click(nav.getByRole('button', { name: label }));
+      expect(scrolledTo.at(-1)).toBe(id);
+    }
+    expect(scrolledTo).toHaveLength(5);
+  });
+
+  it('scrolls to Features from View Demo and from the footer link', () => {
+    const { scrolledTo } = spyOnScroll();
+    renderWithMantine(<LandingPage />);
+    fireEvent.click(within(section('home')).getByRole('button', { name: 'View Demo' }));
+    fireEvent.click(
+      within(screen.getByRole('navigation', { name: 'Footer' })).getByRole('link', { name: 'Pricing' }),
+    );
+    expect(scrolledTo).toEqual(['features', 'pricing']);
+  });
+
+  it('opens signup from Get Started and both Start Trading Now buttons', () => {
+    renderWithMantine(<LandingPage />);
+    fireEvent.click(within(screen.getByRole('banner')).getByRole('button', { name: 'Get Started' }));
+    fireEvent.click(within(section('home')).getByRole('button', { name: 'Start Trading Now' }));
+    fireEvent.click(within(section('pricing')).getByRole('button', { name: 'Start Trading Now' }));
+    expect(openAuthDialog.mock.calls).toEqual([['signup'], ['signup'], ['signup']]);
+    expect(useUiStore.getState().authDialog).toBe('signup');
+  });
+
+  it('opens login from the Login button', () => {
+    renderWithMantine(<LandingPage />);
+    fireEvent.click(within(screen.getByRole('banner')).getByRole('button', { name: 'Login' }));
+    expect(openAuthDialog).toHaveBeenCalledExactlyOnceWith('login');
+    expect(useUiStore.getState().authDialog).toBe('login');
+  });
+
+  it('shows the full nav on desktop and hides the phone menu button', () => {
+    setViewport(1280, 800);
+    renderWithMantine(<LandingPage />);
+    expect(screen.getByRole('navigation', { name: 'Sections' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Open navigation' })).toBeNull();
+  });
+
+  it('collapses to a burger menu on a 360 px phone with the same sections and actions', () => {
+    setViewport(360, 740);
+    const { scrolledTo } = spyOnScroll();
+    renderWithMantine(<LandingPage />);
+    expect(screen.queryByRole('navigation', { name: 'Sections' })).toBeNull();
+    expect(screen.queryByRole('navigation', { name: 'Sections menu' })).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Open navigation' }));
+    const menu = within(screen.getByRole('navigation', { name: 'Sections menu' }));
+    fireEvent.click(menu.getByRole('button', { name: 'Contact' }));
+    expect(scrolledTo).toEqual(['contact']);
+    // Choosing a section closes the menu so the section is not hidden behind the drawer.
+    expect(screen.queryByRole('navigation', { name: 'Sections menu' })).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Open navigation' }));
+    fireEvent.click(
+      within(screen.getByRole('navigation', { name: 'Sections menu' })).getByRole('button', {
+        name: 'Get Started',
+      }),
+    );
+    expect(openAuthDialog).toHaveBeenCalledExactlyOnceWith('signup');
+  });
+
+  it('shows the hero stats and the GST breakdown of the plan', () => {
+    renderWithMantine(<LandingPage />);
+    const hero = within(section('home'));
+    expect(hero.getByText('9:15-3:00')).toBeTruthy();
+    expect(hero.getByText('₹4,999')).toBeTruthy();
+    expect(hero.getByText('100%')).toBeTruthy();
+
+    const pricing = within(section('pricing'));
+    expect(pricing.getByText('Subscription Plan')).toBeTruthy();
+    expect(pricing.getByText('₹4,999.00')).toBeTruthy();
+    expect(pricing.getByText('GST (18%)')).toBeTruthy();
+    expect(pricing.getByText('₹899.82')).toBeTruthy();
+    expect(pricing.getByText('₹5,898.82')).toBeTruthy();
+    expect(pricing.getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      'Pre-built option buying strategies',
+      'Advanced risk management',
+      'Real-time trade execution',
+      'Multi-broker API integration',
+      'Performance analytics',
+      'Market hours monitoring',
+    ]);
+  });
+
+  it('discloses risk and the white-box strategy, and claims no returns', () => {
+    const { container } = renderWithMantine(<LandingPage />);
+    const about = within(section('about'));
+    expect(about.getByText(/involves substantial risk/)).toBeTruthy();
+    expect(about.getByText(/shown to every subscriber/)).toBeTruthy();
+    const text = container.textContent ?? '';
+    expect(text).not.toMatch(/profit|guaranteed|win rate|active traders/i);
+  });
+
+  it('lists the support contacts', () => {
+    renderWithMantine(<LandingPage />);
+    const contact = within(section('contact'));
+    expect(contact.getByRole('link', { name: 'support@optionpilot.in' }).getAttribute('href')).toBe(
+      'mailto:support@optionpilot.in',
+    );
+    expect(contact.getByRole('link', { name: '+91 80 4718 2000' }).getAttribute('href')).toBe(
+      'tel:+918047182000',
+    );
+    expect(contact.getByText('Monday-Friday 9:00 AM-6:00 PM IST')).toBeTruthy();
+  });
+});
