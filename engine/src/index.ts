@@ -2,3 +2,5 @@
 export * from './core/types';
 export * from './clock';
 export * from './calendar';
+export * from './instruments';
+export * from './pricing';

@@ -3,3 +3,5 @@ export * from './calendarData';
 export * from './marketCalendar';
 export * from './exchangeCalendar';
 export * from './alwaysOpenCalendar';
+export * from './contractSpecs';
+export * from './expiry';

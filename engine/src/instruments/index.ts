@@ -1,0 +1,3 @@
+export * from './optionSymbol';
+export * from './strikes';
+export * from './instrumentMaster';
