@@ -1,0 +1,124 @@
+import type { Db } from '../knex';
+import { rowMapper } from '../normalise';
+import type { OrderEventRow, OrderRow, OrderStatusValue } from '../rows';
+
+const toOrder = rowMapper<OrderRow>(['late_fill']);
+const toOrderEvent = rowMapper<OrderEventRow>();
+
+/** States in which an order may still change at the broker (reconciled after a restart). */
+export const OPEN_ORDER_STATUSES: readonly OrderStatusValue[] = [
+  'INITIALIZED',
+  'SUBMITTED',
+  'ACCEPTED',
+  'PARTIALLY_FILLED',
+  'CANCEL_PENDING',
+  'MODIFY_PENDING',
+  'UNKNOWN',
+];
+
+export type NewOrder = Omit<
+  OrderRow,
+  | 'id'
+  | 'status'
+  | 'filled_quantity'
+  | 'average_price_paise'
+  | 'fill_ids'
+  | 'pending_amendment'
+  | 'protected_from'
+  | 'late_fill'
+  | 'reject_reason'
+  | 'broker_order_id'
+  | 'product'
+  | 'created_at'
+  | 'updated_at'
+> &
+  Partial<Pick<OrderRow, 'status' | 'product' | 'broker_order_id'>>;
+
+/**
+ * Persists an order before the broker is called. A repeated `intent_key` or (signal, user, purpose) raises a
+ * unique violation: that is the idempotency guarantee the engine's OrderStore port relies on.
+ */
+export async function insertOrder(db: Db, order: NewOrder, now = Date.now()): Promise<OrderRow> {
+  const [row] = await db('orders')
+    .insert({ ...order, created_at: now, updated_at: now })
+    .returning('*');
+  return toOrder(row);
+}
+
+export type OrderPatch = Partial<
+  Omit<OrderRow, 'id' | 'client_order_id' | 'intent_key' | 'user_id' | 'created_at' | 'updated_at'>
+>;
+
+export async function updateOrderByClientId(
+  db: Db,
+  clientOrderId: string,
+  patch: OrderPatch,
+  now = Date.now(),
+): Promise<OrderRow | undefined> {
+  const [row] = await db('orders')
+    .where({ client_order_id: clientOrderId })
+    .update({ ...patch, updated_at: now })
+    .returning('*');
+  return row ? toOrder(row) : undefined;
+}
+
+export async function findOrderByClientId(db: Db, clientOrderId: string): Promise<OrderRow | undefined> {
+  const row: unknown = await db('orders').where({ client_order_id: clientOrderId }).first();
+  return row ? toOrder(row) : undefined;
+}
+
+export async function findOrderByIntentKey(db: Db, intentKey: string): Promise<OrderRow | undefined> {
+  const row: unknown = await db('orders').where({ intent_key: intentKey }).first();
+  return row ? toOrder(row) : undefined;
+}
+
+/** Orders not in a terminal state, oldest first. */
+export async function listOpenOrders(db: Db, userId?: number): Promise<OrderRow[]> {
+  const query = db('orders').whereIn('status', OPEN_ORDER_STATUSES);
+  if (userId !== undefined) query.where({ user_id: userId });
+  return (await query.orderBy('id')).map(toOrder);
+}
+
+export async function listOrders(
+  db: Db,
+  filter: { userId?: number; tradeId?: number; limit?: number } = {},
+): Promise<OrderRow[]> {
+  const query = db('orders').select('*');
+  if (filter.userId !== undefined) query.where({ user_id: filter.userId });
+  if (filter.tradeId !== undefined) query.where({ trade_id: filter.tradeId });
+  query.orderBy([
+    { column: 'created_at', order: 'desc' },
+    { column: 'id', order: 'desc' },
+  ]);
+  if (filter.limit !== undefined) query.limit(filter.limit);
+  return (await query).map(toOrder);
+}
+
+export interface NewOrderEvent {
+  order_id: number;
+  at: number;
+  event_type: string;
+  from_status?: string | null;
+  to_status?: string | null;
+  /** any JSON-serialisable value */
+  data?: unknown;
+}
+
+/** Appends to the order audit trail (the table refuses updates and deletes). */
+export async function appendOrderEvent(db: Db, event: NewOrderEvent): Promise<OrderEventRow> {
+  const [row] = await db('order_events')
+    .insert({
+      order_id: event.order_id,
+      at: event.at,
+      event_type: event.event_type,
+      from_status: event.from_status ?? null,
+      to_status: event.to_status ?? null,
+      data: event.data === undefined ? null : JSON.stringify(event.data),
+    })
+    .returning('*');
+  return toOrderEvent(row);
+}
+
+export async function listOrderEvents(db: Db, orderId: number): Promise<OrderEventRow[]> {
+  return (await db('order_events').where({ order_id: orderId }).orderBy('id')).map(toOrderEvent);
+}
