@@ -193,6 +193,11 @@ export class OrderRouter {
     return [...this.orders.values()];
   }
 
+  /** UNKNOWN orders whose background resolution is still running. */
+  get pendingResolutions(): number {
+    return this.background.size;
+  }
+
   /** Resolves once every background resolution (UNKNOWN orders) has finished. */
   async idle(): Promise<void> {
     while (this.background.size > 0) await Promise.all([...this.background]);

@@ -1,0 +1,428 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { Subject } from 'rxjs';
+import type { Quote } from '../core/types';
+import { BrokerError } from './broker';
+import type { Broker, BrokerCapabilities, BrokerOrderSnapshot, OrderRef } from './broker';
+import { InMemoryOrderStore } from './orderStore';
+import type { OrderRequest } from './orderTypes';
+import { OrderRouter } from './orderRouter';
+import type { OrderRouterOptions } from './orderRouter';
+import { PAPER_CAPABILITIES, PaperBroker } from './paperBroker';
+import type { QuoteSource } from './paperBroker';
+import { VirtualTime } from './virtualTime';
+
+const SYMBOL = 'NIFTY24NOV2624000CE';
+const START = Date.UTC(2026, 10, 23, 4, 0);
+
+class Quotes implements QuoteSource {
+  private quote: Quote = { symbol: SYMBOL, time: START, bid: 100, ask: 100.5, ltp: 100 };
+  set(bid: number, ask: number, ltp: number): void {
+    this.quote = { symbol: SYMBOL, time: START, bid, ask, ltp };
+  }
+  getQuote(symbol: string): Quote | undefined {
+    return symbol === SYMBOL ? this.quote : undefined;
+  }
+}
+
+type PlaceBehaviour = 'ok' | 'slow' | 'hang' | 'dropAfter' | 'dropBefore' | 'rateLimited' | 'reject';
+
+/**
+ * A broker that misbehaves on purpose: some calls place the order and then time out or drop the connection,
+ * others fail before placing. It records every order it really placed, and checks the order was persisted as
+ * SUBMITTED before the call reached it.
+ */
+class FlakyBroker implements Broker {
+  readonly capabilities: BrokerCapabilities = { ...PAPER_CAPABILITIES, name: 'flaky' };
+  readonly updates = new Subject<BrokerOrderSnapshot>();
+  readonly orderUpdates$ = this.updates.asObservable();
+  readonly placed = new Map<string, number>();
+  readonly requests: OrderRequest[] = [];
+  readonly placeTimes: number[] = [];
+  persistedBeforeCall = true;
+  private calls = 0;
+  private queries = 0;
+
+  constructor(
+    private readonly time: VirtualTime,
+    private readonly store: InMemoryOrderStore,
+    private readonly behaviours: readonly PlaceBehaviour[] = ['ok'],
+    private readonly queryFails: readonly boolean[] = [false],
+    private readonly reportAs: BrokerOrderSnapshot['status'] = 'ACCEPTED',
+  ) {}
+
+  async placeOrder(request: OrderRequest): Promise<{ brokerOrderId: string }> {
+    const stored = await this.store.get(request.clientOrderId);
+    if (stored?.state !== 'SUBMITTED') this.persistedBeforeCall = false;
+    this.requests.push(request);
+    this.placeTimes.push(this.time.now());
+    const behaviour = this.behaviours[this.calls % this.behaviours.length] ?? 'ok';
+    this.calls += 1;
+    const place = (): { brokerOrderId: string } => {
+      this.placed.set(request.clientOrderId, (this.placed.get(request.clientOrderId) ?? 0) + 1);
+      return { brokerOrderId: `B-${request.clientOrderId}` };
+    };
+    switch (behaviour) {
+      case 'ok':
+        return place();
+      case 'slow': {
+        const reply = place();
+        return new Promise((resolve) => this.time.scheduler.schedule(() => resolve(reply), 5_000));
+      }
+      case 'hang':
+        place();
+        return new Promise(() => undefined);
+      case 'dropAfter':
+        place();
+        throw new BrokerError('network', 'ECONNRESET', 'socket hang up', 'flaky');
+      case 'dropBefore':
+        throw new BrokerError('network', 'ECONNREFUSED', 'refused', 'flaky');
+      case 'rateLimited':
+        throw new BrokerError('rate_limited', '429', 'too many requests', 'flaky');
+      case 'reject':
+        throw new BrokerError('rejected', 'InputException', 'bad order', 'flaky');
+    }
+  }
+
+  async modifyOrder(): Promise<void> {}
+  async cancelOrder(): Promise<void> {}
+
+  async getOrder(ref: OrderRef): Promise<BrokerOrderSnapshot | undefined> {
+    const fails = this.queryFails[this.queries % this.queryFails.length] ?? false;
+    this.queries += 1;
+    if (fails) throw new BrokerError('network', 'ECONNRESET', 'reset', 'flaky');
+    const id = 'clientOrderId' in ref ? ref.clientOrderId : ref.brokerOrderId.slice(2);
+    if (!this.placed.has(id)) return undefined;
+    const filled = this.reportAs === 'FILLED';
+    const quantity = this.requests.find((r) => r.clientOrderId === id)?.quantity ?? 0;
+    return {
+      clientOrderId: id,
+      brokerOrderId: `B-${id}`,
+      status: this.reportAs,
+      filledQty: filled ? quantity : 0,
+      avgPrice: filled ? 100.5 : 0,
+      time: this.time.now(),
+    };
+  }
+
+  async getPositions() {
+    return [];
+  }
+}
+
+function makeRouter(
+  time: VirtualTime,
+  store: InMemoryOrderStore,
+  overrides: Partial<OrderRouterOptions> = {},
+) {
+  let seq = 0;
+  return new OrderRouter({
+    scheduler: time.scheduler,
+    store,
+    quotes: new Quotes(),
+    tag: 'OPALGO1',
+    requestTimeoutMs: 1_000,
+    resolveBackoffMs: [100, 200, 400, 800],
+    newClientOrderId: () => `OP-${(seq += 1)}`,
+    ...overrides,
+  });
+}
+
+function paperSetup(
+  accountIds: readonly string[],
+  capabilities: Partial<BrokerCapabilities> = {},
+  routerOptions: Partial<OrderRouterOptions> = {},
+) {
+  const time = new VirtualTime(START);
+  const store = new InMemoryOrderStore();
+  const quotes = new Quotes();
+  const router = makeRouter(time, store, { quotes, ...routerOptions });
+  const brokers = new Map<string, PaperBroker>();
+  for (const accountId of accountIds) {
+    const broker = new PaperBroker({
+      quotes,
+      scheduler: time.scheduler,
+      capabilities,
+      idPrefix: `${accountId}-`,
+    });
+    brokers.set(accountId, broker);
+    router.addAccount({ accountId, broker });
+  }
+  router.start();
+  return { time, store, quotes, router, brokers };
+}
+
+describe('OrderRouter with paper brokers', () => {
+  it('fans a signal out to every account, persisting each order before its broker call, tagged', async () => {
+    const { router, store, brokers } = paperSetup(['a1', 'a2', 'a3']);
+    const results = await router.routeEntry({
+      signalId: 'S1',
+      accountIds: ['a1', 'a2', 'a3'],
+      symbol: SYMBOL,
+      quantity: 65,
+    });
+    expect(results.map((r) => r.status)).toEqual(['placed', 'placed', 'placed']);
+    for (const result of results) {
+      const [order] = result.orders;
+      expect(router.getOrder(order?.clientOrderId ?? '')).toMatchObject({
+        state: 'FILLED',
+        filledQty: 65,
+        avgPrice: 100.5,
+        tag: 'OPALGO1',
+      });
+      const versions = store.writes
+        .filter((w) => w.clientOrderId === order?.clientOrderId)
+        .map((w) => w.state);
+      expect(versions.slice(0, 2)).toEqual(['INITIALIZED', 'SUBMITTED']);
+      expect(versions.at(-1)).toBe('FILLED');
+    }
+    for (const broker of brokers.values())
+      expect(await broker.getPositions()).toMatchObject([{ quantity: 65 }]);
+  });
+
+  it('never places a second order for the same signal and account, sequential or concurrent', async () => {
+    const { router, store } = paperSetup(['a1', 'a2']);
+    const intent = { signalId: 'S1', accountIds: ['a1', 'a2'], symbol: SYMBOL, quantity: 65 } as const;
+    const [first, concurrent] = await Promise.all([router.routeEntry(intent), router.routeEntry(intent)]);
+    const again = await router.routeEntry(intent);
+    expect(first.map((r) => r.status)).toEqual(['placed', 'placed']);
+    expect(concurrent.map((r) => r.status)).toEqual(['duplicate', 'duplicate']);
+    expect(again.map((r) => r.status)).toEqual(['duplicate', 'duplicate']);
+    expect(store.all()).toHaveLength(2);
+  });
+
+  it('finds orders of a previous process in the store and does not place them again', async () => {
+    const { router, store, time, quotes } = paperSetup(['a1']);
+    await router.routeEntry({ signalId: 'S1', accountIds: ['a1'], symbol: SYMBOL, quantity: 65 });
+    const restarted = makeRouter(time, store, { quotes });
+    const broker = new PaperBroker({ quotes, scheduler: time.scheduler });
+    restarted.addAccount({ accountId: 'a1', broker });
+    const [result] = await restarted.routeEntry({
+      signalId: 'S1',
+      accountIds: ['a1'],
+      symbol: SYMBOL,
+      quantity: 65,
+    });
+    expect(result?.status).toBe('duplicate');
+    expect(await broker.getPositions()).toEqual([]);
+  });
+
+  it('splits an order above the freeze quantity into whole-lot legs', async () => {
+    const { router } = paperSetup(['a1'], {}, { lotSize: () => 65 });
+    const [result] = await router.routeEntry({
+      signalId: 'S1',
+      accountIds: ['a1'],
+      symbol: SYMBOL,
+      quantity: 4_000,
+    });
+    expect(result?.orders.map((o) => [o.intentKey, o.quantity])).toEqual([
+      ['S1:a1#0', 1_755],
+      ['S1:a1#1', 1_755],
+      ['S1:a1#2', 490],
+    ]);
+  });
+
+  it('sends a protected limit instead of MARKET when the broker requires it', async () => {
+    const { router, brokers } = paperSetup(['a1'], { requiresMarketProtection: true });
+    const [result] = await router.routeEntry({
+      signalId: 'S1',
+      accountIds: ['a1'],
+      symbol: SYMBOL,
+      quantity: 65,
+    });
+    const order = router.getOrder(result?.orders[0]?.clientOrderId ?? '');
+    expect(order).toMatchObject({
+      type: 'LIMIT',
+      price: 102,
+      protectedFrom: 'MARKET',
+      state: 'FILLED',
+      avgPrice: 100.5,
+    });
+    expect(await brokers.get('a1')?.getPositions()).toMatchObject([{ quantity: 65 }]);
+  });
+
+  it('cancels and modifies a resting order through the broker', async () => {
+    const { router } = paperSetup(['a1']);
+    const [result] = await router.routeEntry({
+      signalId: 'S1',
+      accountIds: ['a1'],
+      symbol: SYMBOL,
+      quantity: 65,
+      type: 'LIMIT',
+      price: 95,
+    });
+    const id = result?.orders[0]?.clientOrderId ?? '';
+    expect(router.getOrder(id)?.state).toBe('ACCEPTED');
+    expect(await router.modify(id, { price: 96 })).toMatchObject({ state: 'ACCEPTED', price: 96 });
+    await router.cancel(id);
+    expect(router.getOrder(id)?.state).toBe('CANCELLED');
+  });
+
+  it('limits one account to 10 orders in any 1 s window, queueing the rest', async () => {
+    const time = new VirtualTime(START);
+    const store = new InMemoryOrderStore();
+    const router = makeRouter(time, store);
+    const broker = new FlakyBroker(time, store);
+    router.addAccount({ accountId: 'a1', broker });
+    const submissions = Array.from({ length: 25 }, (_, i) =>
+      router.submit({
+        intentKey: `exit-${i}`,
+        accountId: 'a1',
+        symbol: SYMBOL,
+        side: 'SELL',
+        quantity: 65,
+        type: 'LIMIT',
+        price: 90,
+      }),
+    );
+    let done = false;
+    void Promise.all(submissions).then(() => {
+      done = true;
+    });
+    await time.until(() => done, 10_000, 100);
+    const times = broker.placeTimes;
+    expect(times).toHaveLength(25);
+    for (const start of times)
+      expect(times.filter((t) => t >= start && t < start + 1_000).length).toBeLessThanOrEqual(10);
+    expect((times.at(-1) ?? 0) - START).toBe(2_000);
+  });
+
+  it('caps an account lower when configured', async () => {
+    const time = new VirtualTime(START);
+    const store = new InMemoryOrderStore();
+    const router = makeRouter(time, store);
+    const broker = new FlakyBroker(time, store);
+    router.addAccount({ accountId: 'a1', broker, maxOrdersPerSecond: 2 });
+    for (let i = 0; i < 5; i += 1) {
+      void router.submit({
+        intentKey: `x-${i}`,
+        accountId: 'a1',
+        symbol: SYMBOL,
+        side: 'BUY',
+        quantity: 65,
+        type: 'LIMIT',
+        price: 90,
+      });
+    }
+    await time.advance(2_500);
+    expect(broker.placeTimes.map((t) => t - START)).toEqual([0, 0, 1_000, 1_000, 2_000]);
+  });
+});
+
+describe('OrderRouter under broker failures', () => {
+  async function run(
+    behaviours: PlaceBehaviour[],
+    reportAs: BrokerOrderSnapshot['status'] = 'ACCEPTED',
+    queryFails = [false],
+  ) {
+    const time = new VirtualTime(START);
+    const store = new InMemoryOrderStore();
+    const router = makeRouter(time, store);
+    const broker = new FlakyBroker(time, store, behaviours, queryFails, reportAs);
+    router.addAccount({ accountId: 'a1', broker });
+    router.start();
+    let result: Awaited<ReturnType<OrderRouter['routeEntry']>> | undefined;
+    void router.routeEntry({ signalId: 'S1', accountIds: ['a1'], symbol: SYMBOL, quantity: 65 }).then((r) => {
+      result = r;
+    });
+    await time.until(() => result !== undefined && router.pendingResolutions === 0, 60_000, 50);
+    const order = router.getOrder(result?.[0]?.orders[0]?.clientOrderId ?? '');
+    return { broker, order, result, store };
+  }
+
+  it('resolves a timed-out placement by asking the broker, without resending', async () => {
+    const { broker, order } = await run(['hang'], 'FILLED');
+    expect(broker.requests).toHaveLength(1);
+    expect(order).toMatchObject({ state: 'FILLED', filledQty: 65 });
+  });
+
+  it('uses a late reply to resolve a timed-out placement', async () => {
+    const { broker, order } = await run(['slow']);
+    expect(broker.requests).toHaveLength(1);
+    expect(order).toMatchObject({ state: 'ACCEPTED', brokerOrderId: `B-${order?.clientOrderId}` });
+  });
+
+  it('marks an order REJECTED (NOT_FOUND) when the broker answers every query without knowing it', async () => {
+    const { broker, order } = await run(['dropBefore']);
+    expect(broker.requests).toHaveLength(1);
+    expect(order?.state).toBe('REJECTED');
+    expect(order?.reason).toMatch(/^NOT_FOUND/);
+  });
+
+  it('keeps an order UNKNOWN for reconciliation when status queries keep failing', async () => {
+    const { order } = await run(['dropAfter'], 'ACCEPTED', [true]);
+    expect(order?.state).toBe('UNKNOWN');
+  });
+
+  it('retries a rate-limited placement (it was not placed) and then succeeds', async () => {
+    const { broker, order } = await run(['rateLimited', 'ok']);
+    expect(broker.requests).toHaveLength(2);
+    expect(broker.placed.size).toBe(1);
+    expect(order?.state).toBe('ACCEPTED');
+  });
+
+  it('turns a broker rejection into REJECTED with its kind and code', async () => {
+    const { order, result } = await run(['reject']);
+    expect(result?.[0]?.status).toBe('rejected');
+    expect(order?.reason).toMatch(/^rejected\/InputException/);
+  });
+
+  it('never produces two broker orders per (signal, account) under random timeouts, drops and repeated calls', async () => {
+    const behaviourArb = fc.constantFrom<PlaceBehaviour>(
+      'ok',
+      'slow',
+      'hang',
+      'dropAfter',
+      'dropBefore',
+      'rateLimited',
+      'reject',
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(behaviourArb, { minLength: 1, maxLength: 8 }),
+        fc.array(fc.boolean(), { minLength: 1, maxLength: 4 }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.array(fc.integer({ min: 0, max: 3_000 }), { minLength: 1, maxLength: 4 }),
+        async (behaviours, queryFails, accounts, retryAt) => {
+          const time = new VirtualTime(START);
+          const store = new InMemoryOrderStore();
+          const router = makeRouter(time, store);
+          const accountIds = Array.from({ length: accounts }, (_, i) => `a${i}`);
+          const brokers = accountIds.map((accountId) => {
+            const broker = new FlakyBroker(time, store, behaviours, queryFails);
+            router.addAccount({ accountId, broker });
+            return broker;
+          });
+          router.start();
+          // The caller re-sends the same signal at random moments (e.g. a retry after its own timeout).
+          const intent = { signalId: 'S1', accountIds, symbol: SYMBOL, quantity: 65 };
+          let pending = retryAt.length;
+          const schedule = [...retryAt].sort((a, b) => a - b);
+          let clock = 0;
+          for (const at of schedule) {
+            await time.advance(at - clock);
+            clock = at;
+            void router.routeEntry(intent).then(() => {
+              pending -= 1;
+            });
+          }
+          await time.until(() => pending === 0 && router.pendingResolutions === 0, 120_000, 100);
+          for (const broker of brokers) {
+            expect(broker.persistedBeforeCall).toBe(true);
+            expect([...broker.placed.values()].every((count) => count === 1)).toBe(true);
+            expect(broker.placed.size).toBeLessThanOrEqual(1);
+            expect(new Set(broker.requests.map((r) => r.clientOrderId)).size).toBeLessThanOrEqual(1);
+          }
+          expect(store.all()).toHaveLength(accounts);
+          for (const [i, broker] of brokers.entries()) {
+            const order = store.all().find((o) => o.accountId === `a${i}`);
+            const placed = order !== undefined && broker.placed.has(order.clientOrderId);
+            // An order the broker holds is never reported rejected; one it never got is never reported accepted.
+            expect(placed ? ['ACCEPTED', 'UNKNOWN'] : ['REJECTED', 'UNKNOWN']).toContain(order?.state);
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
