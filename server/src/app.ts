@@ -8,7 +8,7 @@ import helmet from 'koa-helmet';
 import { Server as SocketServer } from 'socket.io';
 import type { Config } from './config';
 import { createLogger, type Logger } from './logger';
-import { checkDatabase, closeDatabase, migrateLatest, openDatabase } from './db';
+import { checkDatabase, closeDatabase, migrateLatest, openDatabase, type Database } from './db';
 import { loadOrCreateJwtKey } from './crypto';
 import { systemClock, type Clock } from './clock';
 import { createPasswordHasher } from './auth/passwords';
@@ -22,7 +22,7 @@ import type { Deps } from './deps';
 import type { AppState } from './middleware/context';
 import { requestContext } from './middleware/requestContext';
 import { errorRenderer } from './middleware/errors';
-import { apiRouter } from './routes';
+import { apiNotFound, apiRouter } from './routes';
 import { webApp } from './web';
 
 const RAZORPAY_CHECKOUT = 'https://checkout.razorpay.com';
@@ -69,12 +69,14 @@ export function createApp(deps: Deps, startedAt = deps.clock.now()): Koa<AppStat
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: deps.config.bodyLimit, encoding: 'utf-8' }));
   const api = apiRouter(deps, startedAt);
   app.use(api.routes());
-  app.use(api.allowedMethods());
+  app.use(apiNotFound());
   app.use(webApp(deps.config.webDistDir));
   return app;
 }
 
 export interface StartOverrides {
+  /** an open, migrated database owned by the caller (tests); closing the server leaves it open */
+  db?: Database;
   logger?: Logger;
   clock?: Clock;
   limiter?: RateLimiter;
@@ -96,12 +98,15 @@ export interface RunningServer {
 export async function startServer(config: Config, overrides: StartOverrides = {}): Promise<RunningServer> {
   const logger = overrides.logger ?? createLogger({ level: config.logLevel });
   const clock = overrides.clock ?? systemClock;
-  const db = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
-  try {
-    await migrateLatest(db);
-  } catch (err) {
-    await closeDatabase(db);
-    throw err;
+  const ownsDb = overrides.db === undefined;
+  const db = overrides.db ?? openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  if (ownsDb) {
+    try {
+      await migrateLatest(db);
+    } catch (err) {
+      await closeDatabase(db);
+      throw err;
+    }
   }
 
   const io: RealtimeServer = new SocketServer({ serveClient: false });
@@ -152,7 +157,7 @@ export async function startServer(config: Config, overrides: StartOverrides = {}
         httpServer.closeAllConnections();
       });
       mailer?.close();
-      await closeDatabase(db);
+      if (ownsDb) await closeDatabase(db);
     })());
 
   return { url, port, deps, io, httpServer, close };

@@ -2,13 +2,14 @@
 import { Router } from '@koa/router';
 import type { Deps } from '../deps';
 import { AppError } from '../errors';
+import type { Middleware } from 'koa';
 import type { AppState } from '../middleware/context';
 import { adminSetupRouter } from './admin-setup/router';
 import { authRouter } from './auth/router';
 import { configRouter } from './config/router';
 import { healthRouter } from './health/router';
 
-/** The /api router: every resource, then a JSON 404 for anything else under /api. */
+/** The /api router: every resource. */
 export function apiRouter(deps: Deps, startedAt: number): Router<AppState> {
   const api = new Router<AppState>({ prefix: '/api' });
   for (const resource of [
@@ -19,8 +20,13 @@ export function apiRouter(deps: Deps, startedAt: number): Router<AppState> {
   ]) {
     api.use(resource.routes(), resource.allowedMethods());
   }
-  api.all('/{*rest}', () => {
-    throw new AppError('not_found', { message: 'No such API endpoint.' });
-  });
   return api;
+}
+
+/** Anything under /api that no route answered is a JSON 404 (never the web app's HTML). */
+export function apiNotFound(): Middleware<AppState> {
+  return async (ctx, next) => {
+    if (ctx.path !== '/api' && !ctx.path.startsWith('/api/')) return next();
+    throw new AppError('not_found', { message: `No API endpoint ${ctx.method} ${ctx.path}.` });
+  };
 }

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, parseDurationMs, publicConfig } from './config';
+
+describe('loadConfig', () => {
+  it('runs on defaults with no environment at all', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      publicUrl: 'http://127.0.0.1:3000',
+      trustProxy: false,
+      jwtTtlMs: 12 * 3_600_000,
+      feed: 'sim',
+      simSpeed: 1,
+      simSession: 'always',
+      razorpay: undefined,
+      smtpUrl: undefined,
+      algoTag: 'OPTIONPILOT',
+      logLevel: 'info',
+    });
+    expect(config.dataDir).toMatch(/data$/);
+    expect(config.webDistDir).toMatch(/web[/\\]dist$/);
+  });
+
+  it('treats empty strings as unset', () => {
+    expect(loadConfig({ SMTP_URL: '', DATABASE_URL: '', JWT_SECRET: '' })).toMatchObject({
+      smtpUrl: undefined,
+      databaseUrl: undefined,
+      jwtSecret: undefined,
+    });
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['JWT_TTL', 'forever'],
+    ['JWT_TTL', '10s'],
+    ['SIM_SPEED', '0'],
+    ['SIM_SESSION', 'sometimes'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['PUBLIC_URL', 'not a url'],
+    ['SMTP_URL', 'http://mail'],
+    ['JWT_SECRET', 'too-short'],
+    ['ENCRYPTION_KEY', 'AAAA'],
+    ['LOG_LEVEL', 'loud'],
+    ['TRUST_PROXY', 'maybe'],
+    ['RAZORPAY_KEY_ID', 'key'],
+    ['ADMIN_EMAIL', 'nope'],
+  ])('stops on an invalid %s (%s) with a message naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}: `));
+  });
+
+  it('names every invalid variable at once', () => {
+    try {
+      loadConfig({ PORT: 'x', SIM_SPEED: '-1' });
+      expect.unreachable();
+    } catch (err) {
+      expect((err as Error).message).toMatch(/PORT: /);
+      expect((err as Error).message).toMatch(/SIM_SPEED: /);
+    }
+  });
+
+  it('requires both Razorpay keys together', () => {
+    expect(() => loadConfig({ RAZORPAY_KEY_ID: 'rzp_test_abc' })).toThrow(/RAZORPAY_KEY_SECRET/);
+    expect(loadConfig({ RAZORPAY_KEY_ID: 'rzp_test_abc', RAZORPAY_KEY_SECRET: 'abcdefgh' }).razorpay).toEqual(
+      {
+        keyId: 'rzp_test_abc',
+        keySecret: 'abcdefgh',
+        webhookSecret: undefined,
+      },
+    );
+  });
+
+  it('accepts a 32-byte base64 JWT_SECRET and parses durations', () => {
+    const secret = Buffer.alloc(32, 7).toString('base64');
+    expect(loadConfig({ JWT_SECRET: secret, JWT_TTL: '30m' })).toMatchObject({
+      jwtSecret: secret,
+      jwtTtlMs: 1_800_000,
+    });
+    expect(parseDurationMs('7d')).toBe(604_800_000);
+    expect(parseDurationMs('90')).toBe(90_000);
+    expect(parseDurationMs('1w')).toBeNull();
+  });
+});
+
+describe('publicConfig', () => {
+  it('exposes only the explicit list, never secrets', () => {
+    const config = loadConfig({
+      RAZORPAY_KEY_ID: 'rzp_live_abc',
+      RAZORPAY_KEY_SECRET: 'supersecretvalue',
+      RAZORPAY_WEBHOOK_SECRET: 'webhooksecret',
+      SMTP_URL: 'smtps://u:mailpass@smtp.example.com',
+      JWT_SECRET: Buffer.alloc(32, 1).toString('base64'),
+      FEED: 'replay:/tmp/day.csv',
+    });
+    const pub = publicConfig(config);
+    expect(Object.keys(pub).sort()).toEqual([
+      'feed',
+      'paymentTestMode',
+      'razorpayKeyId',
+      'sessionMode',
+      'version',
+    ]);
+    expect(pub).toMatchObject({
+      paymentTestMode: false,
+      razorpayKeyId: 'rzp_live_abc',
+      feed: { kind: 'replay', simulated: false },
+    });
+    const text = JSON.stringify(pub);
+    for (const secret of [
+      'supersecretvalue',
+      'webhooksecret',
+      'mailpass',
+      config.jwtSecret ?? '-',
+      '/tmp/day.csv',
+    ]) {
+      expect(text).not.toContain(secret);
+    }
+  });
+});
