@@ -1,0 +1,171 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import type { CreateOrderResponse, UserDto } from '@optionpilot/server/contract';
+import { browser } from '../../lib/browser';
+import { useSessionStore } from '../../stores/session';
+import { useUiStore } from '../../stores/ui';
+import { mockApi, renderWithProviders } from '../dashboard/testUtils';
+import { PaymentDialog } from './PaymentDialog';
+
+const ORDER: CreateOrderResponse = {
+  id: 'order_test_abc',
+  amount: 589_882,
+  currency: 'INR',
+  plan: {
+    code: 'monthly',
+    name: 'Monthly',
+    months: 1,
+    pricePaise: 499_900,
+    gstPaise: 89_982,
+    totalPaise: 589_882,
+  },
+  testMode: true,
+  keyId: null,
+};
+
+const CHECKOUT = {
+  razorpay_payment_id: 'pay_test_1',
+  razorpay_order_id: 'order_test_abc',
+  razorpay_signature: 'a'.repeat(64),
+};
+
+const USER: UserDto = {
+  id: 7,
+  email: 'asha@example.in',
+  firstName: 'Asha',
+  lastName: 'Rao',
+  phone: '+919876543210',
+  isAdmin: false,
+  brokerType: null,
+  brokerConnected: false,
+  subscriptionStatus: 'active',
+  subscriptionStartDate: '2026-03-02T00:00:00.000Z',
+  subscriptionEndDate: '2026-04-02T00:00:00.000Z',
+  createdAt: '2026-03-01T00:00:00.000Z',
+  lastActive: null,
+};
+
+function openDialog() {
+  window.localStorage.setItem('token', 'jwt');
+  useSessionStore.setState({ token: 'jwt' });
+  renderWithProviders(<PaymentDialog />);
+  useUiStore.getState().openPaymentDialog();
+}
+
+describe('PaymentDialog', () => {
+  let assign: ReturnType<typeof vi.spyOn>;
+  beforeEach(() => {
+    assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  it('shows the plan, GST and total in rupees from paise', async () => {
+    mockApi({});
+    openDialog();
+    expect(await screen.findByText('Complete Payment')).toBeTruthy();
+    expect(screen.getByText('₹4,999.00')).toBeTruthy();
+    expect(screen.getByText('₹899.82')).toBeTruthy();
+    expect(screen.getByText('₹5,898.82')).toBeTruthy();
+    expect(screen.getByText('Secure Payment')).toBeTruthy();
+    expect(screen.getByText('SSL Encrypted')).toBeTruthy();
+  });
+
+  it('runs create-order → test-checkout → verify in test mode, then refreshes the user and reloads', async () => {
+    const api = mockApi({
+      'POST /api/payment/create-order': { body: ORDER },
+      'POST /api/payment/test-checkout': { body: CHECKOUT },
+      'POST /api/payment/verify': { body: { success: true, message: 'ok', subscription: {} } },
+      'GET /api/auth/me': { body: USER },
+    });
+    openDialog();
+    fireEvent.click(await screen.findByRole('button', { name: /^Pay/ }));
+    expect(await screen.findByText('Payment Successful')).toBeTruthy();
+    expect(screen.getByText('Your subscription is now active!')).toBeTruthy();
+    expect(api.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /api/payment/create-order',
+      'POST /api/payment/test-checkout',
+      'POST /api/payment/verify',
+      'GET /api/auth/me',
+    ]);
+    expect(api.called('POST', '/api/payment/test-checkout')[0]?.body).toEqual({ orderId: 'order_test_abc' });
+    expect(api.called('POST', '/api/payment/verify')[0]?.body).toEqual(CHECKOUT);
+    await waitFor(() => expect(assign).toHaveBeenCalledTimes(1));
+    expect(useUiStore.getState().paymentDialogOpen).toBe(false);
+    expect(useSessionStore.getState().user?.subscriptionStatus).toBe('active');
+  });
+
+  it('shows Processing... while busy', async () => {
+    let release: () => void = () => undefined;
+    mockApi({
+      'POST /api/payment/create-order': () =>
+        new Promise((resolve) => {
+          release = () => resolve({ status: 500, body: { error: 'internal', message: 'boom' } });
+        }),
+    });
+    openDialog();
+    fireEvent.click(await screen.findByRole('button', { name: /^Pay/ }));
+    expect(await screen.findByRole('button', { name: 'Processing...' })).toBeTruthy();
+    release();
+    expect(await screen.findByText('boom')).toBeTruthy();
+    expect(screen.getByRole('button', { name: /^Pay/ })).toBeTruthy();
+  });
+
+  it('reports a verification failure as Payment Failed with the server message', async () => {
+    mockApi({
+      'POST /api/payment/create-order': { body: ORDER },
+      'POST /api/payment/test-checkout': { body: CHECKOUT },
+      'POST /api/payment/verify': {
+        status: 400,
+        body: { error: 'bad_signature', message: 'Payment signature does not match' },
+      },
+    });
+    openDialog();
+    fireEvent.click(await screen.findByRole('button', { name: /^Pay/ }));
+    expect(await screen.findByText('Payment Failed')).toBeTruthy();
+    expect(screen.getByText('Payment signature does not match')).toBeTruthy();
+    expect(assign).not.toHaveBeenCalled();
+    expect(useUiStore.getState().paymentDialogOpen).toBe(true);
+  });
+
+  it('reports an initiation failure as Error and clears processing', async () => {
+    mockApi({ 'POST /api/payment/create-order': { status: 502, body: '' } });
+    openDialog();
+    fireEvent.click(await screen.findByRole('button', { name: /^Pay/ }));
+    expect(await screen.findByText('Error')).toBeTruthy();
+    expect(await screen.findByRole('button', { name: /^Pay/ })).toBeTruthy();
+  });
+
+  it('opens Razorpay Checkout with the order when live keys are configured', async () => {
+    const open = vi.fn();
+    const options: unknown[] = [];
+    class FakeRazorpay {
+      constructor(o: unknown) {
+        options.push(o);
+      }
+      open = open;
+    }
+    vi.stubGlobal('Razorpay', FakeRazorpay);
+    mockApi({
+      'POST /api/payment/create-order': { body: { ...ORDER, testMode: false, keyId: 'rzp_test_key' } },
+    });
+    openDialog();
+    fireEvent.click(await screen.findByRole('button', { name: /^Pay/ }));
+    await waitFor(() => expect(open).toHaveBeenCalledTimes(1));
+    expect(options[0]).toMatchObject({
+      key: 'rzp_test_key',
+      amount: 589_882,
+      currency: 'INR',
+      name: 'OptionPilot',
+      description: 'Professional Trading Plan',
+      order_id: 'order_test_abc',
+      prefill: { name: '', email: '', contact: '' },
+    });
+    // Dismissing the provider's window clears the busy state.
+    expect(screen.getByRole('button', { name: 'Processing...' })).toBeTruthy();
+    (options[0] as { modal: { ondismiss: () => void } }).modal.ondismiss();
+    expect(await screen.findByRole('button', { name: /^Pay/ })).toBeTruthy();
+  });
+});
