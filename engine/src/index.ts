@@ -4,3 +4,5 @@ export * from './clock';
 export * from './calendar';
 export * from './instruments';
 export * from './pricing';
+export * from './candles';
+export * from './strategy';
