@@ -45,6 +45,7 @@ describe('ContactSection', () => {
     expect(screen.getByText('Name is required')).toBeTruthy();
     expect(screen.getByText('Email is required')).toBeTruthy();
     expect(screen.getByText('Message is required')).toBeTruthy();
+    expect(document.activeElement).toBe(field('Name'));
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
@@ -64,6 +65,7 @@ describe('ContactSection', () => {
     send();
     expect(screen.getByText('Enter a valid email address')).toBeTruthy();
     expect(field('Email').getAttribute('aria-invalid')).toBe('true');
+    expect(document.activeElement).toBe(field('Email'));
     expect(fetchMock).not.toHaveBeenCalled();
 
     fill({ email: 'asha@example.in' });

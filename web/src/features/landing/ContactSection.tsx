@@ -29,6 +29,7 @@ export const SUPPORT_PHONE = '+91 80 4718 2000';
 export const SUPPORT_HOURS = 'Monday-Friday 9:00 AM-6:00 PM IST';
 
 const EMPTY: ContactMessage = { name: '', email: '', message: '' };
+const FIELD_ORDER = ['name', 'email', 'message'] as const;
 
 export function ContactSection() {
   const [values, setValues] = useState<ContactMessage>(EMPTY);
@@ -46,7 +47,13 @@ export function ContactSection() {
     if (sending) return;
     const found = validateContact(values);
     setErrors(found);
-    if (Object.keys(found).length > 0) return;
+    const firstInvalid = FIELD_ORDER.find((field) => found[field]);
+    if (firstInvalid) {
+      // Keyboard and screen-reader users land on the field to fix instead of hunting for the red text.
+      const input = event.currentTarget.elements.namedItem(firstInvalid);
+      if (input instanceof HTMLElement) input.focus();
+      return;
+    }
 
     setSending(true);
     try {

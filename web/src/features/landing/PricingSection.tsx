@@ -25,15 +25,14 @@ export function PricingSection() {
     >
       <Card withBorder shadow="sm" radius="lg" padding="xl" maw={440} mx="auto" component="article">
         <Stack gap="md">
-          <Group justify="space-between" align="flex-start" wrap="nowrap">
-            <div>
-              <Title order={3}>Subscription Plan</Title>
-              <Text size="sm" c="dimmed">
-                Billed monthly
-              </Text>
-            </div>
+          {/* Badge above the title, not beside it, so neither is truncated on a 360 px phone. */}
+          <Stack gap={4} align="flex-start">
             <Badge variant="light">Professional Plan</Badge>
-          </Group>
+            <Title order={3}>Subscription Plan</Title>
+            <Text size="sm" c="dimmed">
+              Billed monthly
+            </Text>
+          </Stack>
 
           <Group gap={6} align="baseline">
             <Text fz={44} fw={800} lh={1}>
