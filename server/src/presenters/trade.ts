@@ -1,0 +1,33 @@
+// Trades on the wire (REST `GET /api/user/trades` and the `user:trade` event). Premiums and P&L are stored in paise
+// and shown in rupees; an open trade has no P&L yet (the spec's "Running").
+import type { TradeDto } from '../contract';
+import type { TradeRow } from '../db';
+import { iso, isoOrNull } from './time';
+
+/** Integer paise → rupees (exact to 2 decimals for any integer). */
+export function rupees(paise: number): number {
+  return Math.round(paise) / 100;
+}
+
+/** TradeRow → TradeDto. */
+export function presentTrade(trade: TradeRow): TradeDto {
+  return {
+    id: trade.id,
+    userId: trade.user_id,
+    symbol: trade.symbol,
+    instrument: trade.instrument,
+    tradeType: trade.trade_type,
+    entryPrice: rupees(trade.entry_price_paise),
+    exitPrice: trade.exit_price_paise === null ? null : rupees(trade.exit_price_paise),
+    stopLoss: rupees(trade.stop_loss_paise),
+    target: rupees(trade.target_paise),
+    quantity: trade.quantity,
+    pnl: trade.status === 'open' || trade.pnl_paise === null ? null : rupees(trade.pnl_paise),
+    status: trade.status,
+    exitReason: trade.exit_reason,
+    paper: trade.paper,
+    timestamp: iso(trade.opened_at),
+    createdAt: iso(trade.created_at),
+    closedAt: isoOrNull(trade.closed_at),
+  };
+}
