@@ -1,0 +1,179 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { io as connect, type Socket } from 'socket.io-client';
+import type { ClientToServerEvents, MarketTickDto, ServerToClientEvents } from '../contract';
+import { registration, startTestServer, type TestServer } from '../testing/server';
+
+type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+const tick: MarketTickDto = {
+  symbol: 'NIFTY 50',
+  price: 24_000,
+  change: 10,
+  changePercent: 0.04,
+  open: 23_990,
+  high: 24_010,
+  low: 23_980,
+  volume: 0,
+  timestamp: '2026-01-05T04:00:00.000Z',
+};
+
+describe('realtime gateway', () => {
+  let t: TestServer;
+  const sockets: ClientSocket[] = [];
+  let userToken: string;
+  let userId: number;
+  let adminToken: string;
+
+  const open = (token?: string): ClientSocket => {
+    const socket: ClientSocket = connect(t.url, {
+      auth: token === undefined ? {} : { token },
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+    });
+    sockets.push(socket);
+    return socket;
+  };
+  const connected = (socket: ClientSocket) =>
+    new Promise<void>((resolve, reject) => {
+      socket.once('connect', () => resolve());
+      socket.once('connect_error', reject);
+    });
+  const refused = (socket: ClientSocket) =>
+    new Promise<string>((resolve, reject) => {
+      socket.once('connect', () => reject(new Error('connected but should have been refused')));
+      socket.once('connect_error', (err) => resolve(err.message));
+    });
+  const next = <E extends keyof ServerToClientEvents>(socket: ClientSocket, event: E) =>
+    new Promise<Parameters<ServerToClientEvents[E]>[0]>((resolve) => {
+      socket.once(event, ((payload: Parameters<ServerToClientEvents[E]>[0]) => resolve(payload)) as never);
+    });
+  // Server-side membership is the observable truth of "joined"; it avoids racing on timing.
+  const roomsOf = async (id: number) => {
+    const all = await t.server.io.in(`user-${id}`).fetchSockets();
+    return all.map((s) => [...s.rooms].sort());
+  };
+
+  beforeAll(async () => {
+    t = await startTestServer();
+    const reg = await t.request('POST', '/api/auth/register', { body: registration('socket') });
+    userToken = reg.json.token as string;
+    userId = (reg.json.user as { id: number }).id;
+    const admin = await t.request('POST', '/api/init-admin');
+    adminToken = (
+      await t.request('POST', '/api/auth/admin-login', {
+        body: { email: admin.json.email, password: admin.json.password },
+      })
+    ).json.token as string;
+  });
+  afterEach(() => {
+    for (const s of sockets.splice(0)) s.disconnect();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('refuses connections without a token, with a bad token and with a revoked session', async () => {
+    expect(await refused(open())).toMatch(/unauthenticated/);
+    expect(await refused(open('not-a-jwt'))).toMatch(/unauthenticated/);
+    const login = await t.request('POST', '/api/auth/login', {
+      body: { email: 'ashasocket@example.com', password: 'Secret123' },
+    });
+    const token = login.json.token as string;
+    await t.request('POST', '/api/auth/logout', { token });
+    expect(await refused(open(token))).toMatch(/session_expired/);
+  });
+
+  it('joins market and the own user room; admins also join admins', async () => {
+    const user = open(userToken);
+    await connected(user);
+    expect(await roomsOf(userId)).toEqual([expect.arrayContaining(['market', `user-${userId}`])]);
+    expect((await roomsOf(userId))[0]).not.toContain('admins');
+
+    const admin = open(adminToken);
+    await connected(admin);
+    const admins = await t.server.io.in('admins').fetchSockets();
+    expect(admins).toHaveLength(1);
+  });
+
+  it('publishes to the right rooms only', async () => {
+    const user = open(userToken);
+    const admin = open(adminToken);
+    await Promise.all([connected(user), connected(admin)]);
+
+    const userGotTick = next(user, 'market:tick');
+    t.server.deps.realtime.toMarket('market:tick', tick);
+    expect(await userGotTick).toEqual(tick);
+
+    const adminLog = next(admin, 'admin:log');
+    let userSawAdminEvent = false;
+    user.on('admin:log', () => {
+      userSawAdminEvent = true;
+    });
+    t.server.deps.realtime.toAdmins('admin:log', {
+      id: 1,
+      timestamp: tick.timestamp,
+      eventType: 'other',
+      description: 'hello admins',
+      userId: null,
+    });
+    expect((await adminLog).description).toBe('hello admins');
+
+    const stats = next(user, 'user:stats');
+    t.server.deps.realtime.toUser(userId, 'user:stats', {
+      todayPnl: 1,
+      totalTrades: 2,
+      winRate: 50,
+      totalPnl: 3,
+    });
+    expect(await stats).toEqual({ todayPnl: 1, totalTrades: 2, winRate: 50, totalPnl: 3 });
+    // The admin event was emitted before the user event on the same server, so the user would have seen it first.
+    expect(userSawAdminEvent).toBe(false);
+  });
+
+  it('validates client messages: a bad payload gets an error ack, a good one ok', async () => {
+    const user = open(userToken);
+    await connected(user);
+    const bad = await user.emitWithAck('sync:request', { topics: ['everything'] } as never);
+    expect(bad).toMatchObject({ ok: false, error: 'validation_failed' });
+    const notObject = await user.emitWithAck('sync:request', 'nonsense' as never);
+    expect(notObject).toMatchObject({ ok: false, error: 'validation_failed' });
+    const good = await user.emitWithAck('sync:request', { topics: ['market', 'stats'] });
+    expect(good).toEqual({ ok: true });
+    // The connection survives bad input.
+    expect(user.connected).toBe(true);
+  });
+
+  it('disconnects the socket of a session when it logs out, telling it why', async () => {
+    const login = await t.request('POST', '/api/auth/login', {
+      body: { email: 'ashasocket@example.com', password: 'Secret123' },
+    });
+    const token = login.json.token as string;
+    const mine = open(token);
+    const other = open(userToken);
+    await Promise.all([connected(mine), connected(other)]);
+    const revoked = next(mine, 'session:revoked');
+    const disconnected = new Promise<string>((resolve) =>
+      mine.once('disconnect', (reason) => resolve(reason)),
+    );
+    expect((await t.request('POST', '/api/auth/logout', { token })).status).toBe(200);
+    expect(await revoked).toEqual({ reason: 'logout' });
+    expect(await disconnected).toBe('io server disconnect');
+    expect(other.connected).toBe(true);
+  });
+
+  it('disconnects every socket of the user on a password change', async () => {
+    const a = open(userToken);
+    await connected(a);
+    const gone = new Promise<void>((resolve) => a.once('disconnect', () => resolve()));
+    const res = await t.request('POST', '/api/auth/change-password', {
+      token: userToken,
+      body: { currentPassword: 'Secret123', newPassword: 'Changed2026' },
+    });
+    expect(res.status).toBe(200);
+    await gone;
+    expect(await roomsOf(userId)).toEqual([]);
+    const fresh = open(res.json.token as string);
+    await connected(fresh);
+  });
+});
