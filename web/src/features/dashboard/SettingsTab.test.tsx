@@ -1,0 +1,71 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import type { UserSettingsDto } from '@optionpilot/server/contract';
+import { SettingsTab } from './SettingsTab';
+import { mockApi, renderWithProviders } from './testUtils';
+
+const DEFAULTS: UserSettingsDto = {
+  autoTrading: true,
+  riskLevel: 'medium',
+  maxDailyLoss: 5000,
+  tradingHoursStart: '09:15',
+  tradingHoursEnd: '15:30',
+  notifications: { push: true, tradeExecution: true, pnlUpdates: true, systemAlerts: true },
+};
+
+function field(label: string): HTMLInputElement {
+  return screen.getByLabelText(label, { exact: false }) as HTMLInputElement;
+}
+
+describe('Settings tab', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('loads the saved settings and saves the whole object', async () => {
+    const api = mockApi({
+      'GET /api/user/settings': { body: DEFAULTS },
+      'PUT /api/user/settings': (req) => ({ body: req.body }),
+    });
+    renderWithProviders(<SettingsTab />);
+    expect((await screen.findByLabelText('Trading Hours Start (IST)')).getAttribute('value')).toBe('09:15');
+    fireEvent.click(screen.getByRole('switch', { name: 'P&L updates' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save Notifications' }));
+    expect(await screen.findByText('Settings saved')).toBeTruthy();
+    expect(api.called('PUT', '/api/user/settings')[0]?.body).toEqual({
+      ...DEFAULTS,
+      notifications: { ...DEFAULTS.notifications, pnlUpdates: false },
+    });
+  });
+
+  it('refuses hours that end before they start, with the server schema message', async () => {
+    const api = mockApi({ 'GET /api/user/settings': { body: DEFAULTS } });
+    renderWithProviders(<SettingsTab />);
+    await screen.findByLabelText('Trading Hours End (IST)');
+    fireEvent.change(field('Trading Hours End (IST)'), { target: { value: '09:00' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save Trading Configuration' }));
+    expect(
+      (await screen.findAllByText('tradingHoursEnd must be after tradingHoursStart')).length,
+    ).toBeGreaterThan(0);
+    expect(api.called('PUT', '/api/user/settings')).toHaveLength(0);
+  });
+
+  it('shows a server field error under its field and as an error toast', async () => {
+    mockApi({
+      'GET /api/user/settings': { body: DEFAULTS },
+      'PUT /api/user/settings': {
+        status: 400,
+        body: {
+          error: 'validation',
+          message: 'maxDailyLoss must be at most ₹10,00,000',
+          field: 'maxDailyLoss',
+        },
+      },
+    });
+    renderWithProviders(<SettingsTab />);
+    await screen.findByLabelText('Max Daily Loss (₹)');
+    fireEvent.click(screen.getByRole('button', { name: 'Save Trading Configuration' }));
+    expect(await screen.findByText('Error')).toBeTruthy();
+    await waitFor(() =>
+      expect(screen.getAllByText('maxDailyLoss must be at most ₹10,00,000')).toHaveLength(2),
+    );
+  });
+});

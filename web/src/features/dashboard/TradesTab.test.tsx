@@ -1,0 +1,97 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import { resetLiveStore, useLiveStore } from '../../live/stores';
+import { sampleTrade } from '../../live/testing';
+import { TradesTab } from './TradesTab';
+import { NO_TRADES_MESSAGE, RecentTradesTable } from './TradesTable';
+import { renderWithProviders } from './testUtils';
+
+const winner = sampleTrade({
+  id: 1,
+  symbol: 'NIFTY26MAR24450CE',
+  status: 'closed',
+  exitPrice: 160.5,
+  pnl: 2600,
+  timestamp: '2026-03-02T04:00:00.000Z',
+  closedAt: '2026-03-02T04:20:00.000Z',
+});
+const loser = sampleTrade({
+  id: 2,
+  symbol: 'NIFTY26MAR24550PE',
+  tradeType: 'PUT',
+  status: 'closed',
+  exitPrice: 100.5,
+  pnl: -1300,
+  timestamp: '2026-03-02T05:00:00.000Z',
+  closedAt: '2026-03-02T05:10:00.000Z',
+});
+const open = sampleTrade({ id: 3, timestamp: '2026-03-02T06:00:00.000Z' });
+
+describe('Trades tab', () => {
+  beforeEach(() => resetLiveStore());
+
+  it('says when there are no trades yet', () => {
+    useLiveStore.getState().setTrades([]);
+    renderWithProviders(<TradesTab />);
+    expect(screen.getByText(NO_TRADES_MESSAGE)).toBeTruthy();
+    expect(screen.getByLabelText('0 trades')).toBeTruthy();
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+
+  it('lists every trade newest first with a count badge, IST dates and coloured P&L', () => {
+    useLiveStore.getState().setTrades([winner, loser, open]);
+    renderWithProviders(<TradesTab />);
+    expect(screen.getByText('Trading History')).toBeTruthy();
+    expect(screen.getByLabelText('3 trades').textContent).toBe('3');
+    const rows = within(screen.getByRole('table', { name: 'Trading history' }))
+      .getAllByRole('row')
+      .slice(1);
+    expect(rows).toHaveLength(3);
+    const cells = (i: number) =>
+      within(rows[i] as HTMLElement)
+        .getAllByRole('cell')
+        .map((c) => c.textContent);
+    // newest (open) first
+    expect(cells(0)).toEqual([
+      'NIFTY26MAR24450CEpaper',
+      'CALL',
+      '₹120.50',
+      'Open',
+      'Running',
+      'open',
+      '02 Mar 2026, 11:30 IST',
+    ]);
+    expect(cells(1)).toEqual([
+      'NIFTY26MAR24550PEpaper',
+      'PUT',
+      '₹120.50',
+      '₹100.50',
+      '-₹1,300.00',
+      'closed',
+      '02 Mar 2026, 10:30 IST',
+    ]);
+    expect(screen.getByText('+₹2,600.00').style.color).toContain('green');
+    expect(screen.getByText('-₹1,300.00').style.color).toContain('red');
+  });
+});
+
+describe('Recent trades', () => {
+  it('shows only the first 10 with Open / Running for open trades', () => {
+    const many = Array.from({ length: 12 }, (_, i) =>
+      sampleTrade({
+        id: i + 1,
+        timestamp: new Date(Date.parse('2026-03-02T04:00:00.000Z') + i * 60_000).toISOString(),
+      }),
+    );
+    renderWithProviders(<RecentTradesTable trades={many} />);
+    const rows = within(screen.getByRole('table', { name: 'Recent trades' }))
+      .getAllByRole('row')
+      .slice(1);
+    expect(rows).toHaveLength(10);
+    expect(
+      within(rows[0] as HTMLElement)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['09:30:00 IST', 'CALL', '₹120.50', 'Open', 'Running']);
+  });
+});
