@@ -1,18 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { needsProtection, protectionPercent, snapToTick, toProtectedLimit } from './marketProtection';
-
-describe('snapToTick', () => {
-  it.each([
-    [100.15, 'down', 100.15],
-    [100.12, 'down', 100.1],
-    [100.12, 'up', 100.15],
-    [100.12, 'nearest', 100.1],
-    [102.9485, 'down', 102.9],
-    [96.9515, 'up', 97],
-  ] as const)('%s %s → %s', (price, rounding, expected) => {
-    expect(snapToTick(price, 0.05, rounding)).toBe(expected);
-  });
-});
+import { needsProtection, protectionPercent, toProtectedLimit } from './marketProtection';
 
 describe('toProtectedLimit', () => {
   const cases = [

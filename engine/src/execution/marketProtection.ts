@@ -1,3 +1,4 @@
+import { roundToTick } from '../instruments/strikes';
 import type { OrderSide, OrderType } from './orderTypes';
 
 /**
@@ -22,25 +23,6 @@ export const OPTION_PROTECTION_BANDS: readonly ProtectionBand[] = [
   { below: 500, percent: 2 },
   { below: Number.POSITIVE_INFINITY, percent: 1 },
 ];
-
-/** Rounding direction when snapping to the tick. */
-export type TickRounding = 'up' | 'down' | 'nearest';
-
-function decimalsOf(tickSize: number): number {
-  const text = tickSize.toString();
-  const dot = text.indexOf('.');
-  return dot < 0 ? 0 : Math.min(8, text.length - dot - 1);
-}
-
-/** Snaps a price to a multiple of the tick size, rounding in the given direction, without binary noise. */
-export function snapToTick(price: number, tickSize: number, rounding: TickRounding): number {
-  if (!(tickSize > 0)) throw new RangeError(`tick size must be positive, got ${tickSize}`);
-  // Clean the quotient first: 100.15 / 0.05 is 2002.9999999999998 in binary floating point.
-  const ticks = Math.round((price / tickSize) * 1e6) / 1e6;
-  const whole =
-    rounding === 'up' ? Math.ceil(ticks) : rounding === 'down' ? Math.floor(ticks) : Math.round(ticks);
-  return Number((whole * tickSize).toFixed(decimalsOf(tickSize)));
-}
 
 /** The protection percent for a reference price. */
 export function protectionPercent(
@@ -91,16 +73,16 @@ export function toProtectedLimit(
   const fraction = protectionPercent(reference, bands) / 100;
   let price: number;
   if (order.side === 'BUY') {
-    const oneTickThrough = snapToTick(reference, tickSize, 'up') + tickSize;
+    const oneTickThrough = roundToTick(reference, tickSize, 'up') + tickSize;
     price = Math.max(
-      snapToTick(reference * (1 + fraction), tickSize, 'down'),
-      snapToTick(oneTickThrough, tickSize, 'nearest'),
+      roundToTick(reference * (1 + fraction), tickSize, 'down'),
+      roundToTick(oneTickThrough, tickSize, 'nearest'),
     );
   } else {
-    const oneTickThrough = snapToTick(reference, tickSize, 'down') - tickSize;
+    const oneTickThrough = roundToTick(reference, tickSize, 'down') - tickSize;
     price = Math.min(
-      snapToTick(reference * (1 - fraction), tickSize, 'up'),
-      snapToTick(oneTickThrough, tickSize, 'nearest'),
+      roundToTick(reference * (1 - fraction), tickSize, 'up'),
+      roundToTick(oneTickThrough, tickSize, 'nearest'),
     );
     price = Math.max(price, tickSize);
   }

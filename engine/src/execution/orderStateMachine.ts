@@ -433,7 +433,17 @@ export function applyOrderEvent(order: Order, event: OrderEvent): OrderTransitio
     );
   }
   const lateFill = target === 'LATE_FILL' && next.filledQty > order.filledQty ? { lateFill: true } : {};
-  return { ok: true, order: { ...next, ...lateFill, state } };
+  const result: Order = { ...next, ...lateFill, state };
+  // An event that changes nothing (a repeated status, a late ack) returns the same order: nothing to persist.
+  return { ok: true, order: sameOrder(order, result) ? order : result };
+}
+
+function sameOrder(a: Order, b: Order): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)] as (keyof Order)[]);
+  for (const key of keys) {
+    if (key !== 'updatedAt' && a[key] !== b[key]) return false;
+  }
+  return true;
 }
 
 /** True when the order needs nothing more from the broker. */

@@ -1,6 +1,7 @@
 import { Subject } from 'rxjs';
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { Quote } from '../core/types';
+import { roundToTick } from '../instruments/strikes';
 import { BrokerError } from './broker';
 import type {
   Broker,
@@ -10,7 +11,6 @@ import type {
   BrokerPosition,
   OrderRef,
 } from './broker';
-import { snapToTick } from './marketProtection';
 import type { BrokerOrderStatus, OrderRequest } from './orderTypes';
 
 /** Where the paper broker reads prices: the simulated, replayed or live feed's latest quote per symbol. */
@@ -208,8 +208,8 @@ export class PaperBroker implements Broker {
     if (slippage !== undefined)
       slip = 'ticks' in slippage ? slippage.ticks * this.tickSize : (touch * slippage.bps) / 10_000;
     return side === 'BUY'
-      ? snapToTick(touch + slip, this.tickSize, 'up')
-      : Math.max(this.tickSize, snapToTick(touch - slip, this.tickSize, 'down'));
+      ? roundToTick(touch + slip, this.tickSize, 'up')
+      : Math.max(this.tickSize, roundToTick(touch - slip, this.tickSize, 'down'));
   }
 
   private tryFill(order: PaperOrder): void {

@@ -1,0 +1,3 @@
+export * from './positionRisk';
+export * from './accountRisk';
+export * from './riskManager';

@@ -1,0 +1,190 @@
+import { istMidnightOf, parseHhMm } from '../calendar/ist';
+
+/**
+ * Per-position risk as a pure state machine: the same code decides exits live and in backtests. State is plain
+ * data (JSON-serialisable), so a restarted server resumes each open position with its stops where they were.
+ * Rules: ARCHITECTURE.md "Strategy" (exits); the dynamic target mode is described in ./README.md.
+ */
+
+/** Why a position is closed. */
+export type ExitReason =
+  'STOP_LOSS' | 'TRAILING_STOP' | 'TARGET' | 'SQUARE_OFF' | 'DAILY_LOSS' | 'FLATTEN_ALL' | 'MANUAL';
+
+/** Exit reasons decided outside the price rules (account or operator). */
+export type ForcedExitReason = Extract<ExitReason, 'DAILY_LOSS' | 'FLATTEN_ALL' | 'MANUAL' | 'SQUARE_OFF'>;
+
+export type TargetMode = 'fixed' | 'dynamic';
+
+/** An exit decision: close at (about) `price`, the premium that triggered it. */
+export interface PositionExit {
+  readonly reason: ExitReason;
+  readonly price: number;
+  readonly time: number;
+}
+
+/** Parameters of one position's risk; points are option premium points (rupees per unit). */
+export interface PositionRiskConfig {
+  readonly entryPrice: number;
+  /** stop distance below entry; also the gain that moves the stop to cost and the trailing distance */
+  readonly stopLoss: number;
+  /** target distance above entry */
+  readonly target: number;
+  /** break-even then trail the high-water mark (default true) */
+  readonly trailing?: boolean;
+  readonly targetMode?: TargetMode;
+  /**
+   * When every position closes: an instant (epoch ms), or an IST wall-clock time `HH:MM` on the IST date of
+   * `entryTime` (or of the first price seen when `entryTime` is absent). Default `15:15`.
+   */
+  readonly squareOffAt?: number | string;
+  readonly entryTime?: number;
+  /** dynamic mode: on reaching the target the stop rises to at least target − lockDistance (default stopLoss / 2) */
+  readonly lockDistance?: number;
+  /** dynamic mode: how far the target moves up each time it is reached (default stopLoss / 2) */
+  readonly targetStep?: number;
+}
+
+/** The state of one position's risk. Plain data. */
+export interface PositionRiskState {
+  readonly entryPrice: number;
+  readonly stopLoss: number;
+  readonly target: number;
+  readonly trailing: boolean;
+  readonly targetMode: TargetMode;
+  readonly lockDistance: number;
+  readonly targetStep: number;
+  /** `HH:MM` IST when the square-off instant is still to be resolved from the first price's date */
+  readonly squareOffTime?: string;
+  /** epoch ms; null until resolved */
+  readonly squareOffAt: number | null;
+  readonly initialStop: number;
+  /** the current stop; a ratchet, it never falls */
+  readonly stopPrice: number;
+  readonly targetPrice: number;
+  readonly highWater: number;
+  /** how many times a dynamic target was reached and extended */
+  readonly targetHits: number;
+  readonly lastPrice: number;
+  /** set once: a closed position ignores further prices */
+  readonly exit?: PositionExit;
+}
+
+/** What `onPrice` returns: the next state, and the exit when this price closes the position. */
+export interface PositionRiskStep {
+  readonly state: PositionRiskState;
+  readonly exit?: PositionExit;
+}
+
+/** The square-off time when none is configured (ARCHITECTURE.md). */
+export const DEFAULT_SQUARE_OFF = '15:15';
+
+/** The epoch ms of IST wall-clock `HH:MM` on the IST date containing `time`. */
+export function istTimeOnDateOf(time: number, hhmm: string): number {
+  return istMidnightOf(time) + parseHhMm(hhmm) * 60_000;
+}
+
+function round(price: number): number {
+  // Premium arithmetic on tick prices carries binary noise (100.05 − 20); keep states clean and comparable.
+  return Math.round(price * 1e6) / 1e6;
+}
+
+/** Creates the risk state of a position just entered at `entryPrice`. */
+export function createPositionRisk(config: PositionRiskConfig): PositionRiskState {
+  const { entryPrice, stopLoss, target } = config;
+  if (!(entryPrice > 0) || !(stopLoss > 0) || !(target > 0)) {
+    throw new RangeError('entryPrice, stopLoss and target must be positive');
+  }
+  const lockDistance = config.lockDistance ?? stopLoss / 2;
+  const targetStep = config.targetStep ?? stopLoss / 2;
+  if (!(lockDistance >= 0) || !(targetStep > 0))
+    throw new RangeError('lockDistance must be ≥ 0 and targetStep > 0');
+  const squareOff = config.squareOffAt ?? DEFAULT_SQUARE_OFF;
+  let squareOffAt: number | null = null;
+  let squareOffTime: string | undefined;
+  if (typeof squareOff === 'number') squareOffAt = squareOff;
+  else if (config.entryTime !== undefined) squareOffAt = istTimeOnDateOf(config.entryTime, squareOff);
+  else {
+    istTimeOnDateOf(0, squareOff); // throws on a malformed time now, not at the first price
+    squareOffTime = squareOff;
+  }
+  const initialStop = round(entryPrice - stopLoss);
+  return {
+    entryPrice,
+    stopLoss,
+    target,
+    trailing: config.trailing ?? true,
+    targetMode: config.targetMode ?? 'fixed',
+    lockDistance,
+    targetStep,
+    ...(squareOffTime === undefined ? {} : { squareOffTime }),
+    squareOffAt,
+    initialStop,
+    stopPrice: initialStop,
+    targetPrice: round(entryPrice + target),
+    highWater: entryPrice,
+    targetHits: 0,
+    lastPrice: entryPrice,
+  };
+}
+
+function close(state: PositionRiskState, reason: ExitReason, price: number, time: number): PositionRiskStep {
+  const exit: PositionExit = { reason, price, time };
+  return { state: { ...state, lastPrice: price, exit }, exit };
+}
+
+/**
+ * Feeds one premium observation at `time`. In order: square-off time; high-water mark and the ratchet (once the
+ * premium has gained `stopLoss`, the stop is max(stop, high − stopLoss): cost first, then trailing); the dynamic
+ * target's lock and extension; then the stop, then the fixed target. A position already exited is unchanged.
+ */
+export function onPrice(state: PositionRiskState, premium: number, time: number): PositionRiskStep {
+  if (state.exit !== undefined) return { state };
+  let squareOffAt = state.squareOffAt;
+  if (squareOffAt === null) squareOffAt = istTimeOnDateOf(time, state.squareOffTime ?? DEFAULT_SQUARE_OFF);
+  const base: PositionRiskState = { ...state, squareOffAt };
+  if (time >= squareOffAt) return close(base, 'SQUARE_OFF', premium, time);
+
+  const highWater = Math.max(state.highWater, premium);
+  let stopPrice = state.stopPrice;
+  if (state.trailing && highWater >= state.entryPrice + state.stopLoss) {
+    stopPrice = Math.max(stopPrice, round(highWater - state.stopLoss));
+  }
+  let targetPrice = state.targetPrice;
+  let targetHits = state.targetHits;
+  if (state.targetMode === 'dynamic') {
+    // A gap through several steps extends the target as many times as the move covers.
+    while (premium >= targetPrice) {
+      stopPrice = Math.max(stopPrice, round(targetPrice - state.lockDistance));
+      targetPrice = round(targetPrice + state.targetStep);
+      targetHits += 1;
+    }
+  }
+  const next: PositionRiskState = {
+    ...base,
+    highWater,
+    stopPrice,
+    targetPrice,
+    targetHits,
+    lastPrice: premium,
+  };
+  if (premium <= stopPrice)
+    return close(next, stopPrice > state.initialStop ? 'TRAILING_STOP' : 'STOP_LOSS', premium, time);
+  if (state.targetMode === 'fixed' && premium >= targetPrice) return close(next, 'TARGET', premium, time);
+  return { state: next };
+}
+
+/** Closes a position for a reason outside the price rules (daily loss, flatten-all, manual, square-off). */
+export function forceExit(
+  state: PositionRiskState,
+  reason: ForcedExitReason,
+  premium: number,
+  time: number,
+): PositionRiskStep {
+  if (state.exit !== undefined) return { state };
+  return close(state, reason, premium, time);
+}
+
+/** Unrealised P&L in rupees of `quantity` units at `premium` (long options only: the product buys). */
+export function unrealisedPnl(state: PositionRiskState, premium: number, quantity: number): number {
+  return round((premium - state.entryPrice) * quantity);
+}
