@@ -6,3 +6,6 @@ export * from './instruments';
 export * from './pricing';
 export * from './candles';
 export * from './strategy';
+export * from './execution';
+export * from './risk';
+export * from './charges';
