@@ -124,6 +124,14 @@ export const envSchema = z.object({
   SIM_SEED: optional(z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number')),
   /** `always`: every moment counts as in-session (a demo that works at night); `market`: the real IST calendar. */
   SIM_SESSION: z.enum(['always', 'market'], { error: 'must be always or market' }).default('always'),
+  /** Least time between two `market:tick` (and forming `market:candle`) pushes, in real ms; ticks in between are
+   * coalesced to the newest. 250 = at most 4 per second, whatever SIM_SPEED makes the feed tick at. */
+  TICK_BROADCAST_MS: z.coerce
+    .number({ error: 'must be a number of milliseconds' })
+    .int('must be a whole number of milliseconds')
+    .min(0, 'must be between 0 and 60000')
+    .max(60_000, 'must be between 0 and 60000')
+    .default(250),
   /** Razorpay credentials; all unset = payment test mode. */
   RAZORPAY_KEY_ID: optional(
     z.string().regex(/^rzp_(test|live)_\w+$/, 'must look like rzp_test_… or rzp_live_…'),
@@ -165,6 +173,7 @@ export interface Config {
   simSpeed: number;
   simSeed: number | undefined;
   simSession: 'always' | 'market';
+  tickBroadcastMs: number;
   razorpay: { keyId: string; keySecret: string; webhookSecret: string | undefined } | undefined;
   algoTag: string;
   bodyLimit: string;
@@ -211,6 +220,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     simSpeed: e.SIM_SPEED,
     simSeed: e.SIM_SEED,
     simSession: e.SIM_SESSION,
+    tickBroadcastMs: e.TICK_BROADCAST_MS,
     razorpay:
       e.RAZORPAY_KEY_ID && e.RAZORPAY_KEY_SECRET
         ? {
