@@ -140,6 +140,22 @@ describe('realtime gateway', () => {
     expect(notObject).toMatchObject({ ok: false, error: 'validation_failed' });
     const good = await user.emitWithAck('sync:request', { topics: ['market', 'stats'] });
     expect(good).toEqual({ ok: true });
+    // The market module's snapshot goes to the asking socket only.
+    t.server.deps.realtime.onSync('market', ({ socketId }) => {
+      t.server.deps.realtime.toSocket(socketId, 'market:tick', tick);
+    });
+    const other = open(userToken);
+    await connected(other);
+    let otherGotTick = false;
+    other.on('market:tick', () => {
+      otherGotTick = true;
+    });
+    const snapshot = next(user, 'market:tick');
+    expect(await user.emitWithAck('sync:request', { topics: ['market'] })).toEqual({ ok: true });
+    expect(await snapshot).toEqual(tick);
+    // A round trip on the other socket: anything emitted to it before would have arrived first (in-order delivery).
+    await other.emitWithAck('sync:request', { topics: ['bot'] });
+    expect(otherGotTick).toBe(false);
     // The connection survives bad input.
     expect(user.connected).toBe(true);
   });

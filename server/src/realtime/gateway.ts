@@ -17,16 +17,9 @@ const syncRequestSchema = z.object({
 
 type SyncAck = (result: { ok: true } | { ok: false; error: string; message: string }) => void;
 
-/** Answers `sync:request` once the topic owners plug in; until then a valid request is simply acknowledged. */
-export type SyncHandler = (props: {
-  userId: number;
-  isAdmin: boolean;
-  topics: Array<'market' | 'bot' | 'stats'>;
-}) => void | Promise<void>;
-
 /** Installs authentication, room membership and message validation on `io`. */
-export function attachGateway(props: { io: RealtimeServer; deps: Deps; onSync?: SyncHandler }): void {
-  const { io, deps, onSync } = props;
+export function attachGateway(props: { io: RealtimeServer; deps: Deps }): void {
+  const { io, deps } = props;
 
   io.use((socket, next) => {
     const token: unknown = (socket.handshake.auth as Record<string, unknown> | undefined)?.token;
@@ -66,7 +59,11 @@ export function attachGateway(props: { io: RealtimeServer; deps: Deps; onSync?: 
         });
         return;
       }
-      Promise.resolve(onSync?.({ userId, isAdmin, topics: parsed.data.topics })).then(
+      // Topics nobody has registered a snapshot for yet are acknowledged without data.
+      const handlers = [...new Set(parsed.data.topics)].flatMap(
+        (topic) => deps.realtime.syncHandler(topic) ?? [],
+      );
+      Promise.all(handlers.map((handler) => handler({ socketId: socket.id, userId, isAdmin }))).then(
         () => reply({ ok: true }),
         (err: unknown) => {
           deps.logger.error({ err, userId }, 'sync request failed');

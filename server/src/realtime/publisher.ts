@@ -16,7 +16,18 @@ export type RealtimeServer = Server<
 type EventName = keyof ServerToClientEvents;
 type Payload<E extends EventName> = Parameters<ServerToClientEvents[E]>;
 
+export type SyncTopic = 'market' | 'bot' | 'stats';
+
+/** Sends the current snapshot of one topic to one socket (answering its `sync:request`). */
+export type SyncHandler = (props: {
+  socketId: string;
+  userId: number;
+  isAdmin: boolean;
+}) => void | Promise<void>;
+
 export interface Realtime {
+  /** Emits to one socket only (snapshots for `sync:request`). */
+  toSocket<E extends EventName>(socketId: string, event: E, ...payload: Payload<E>): void;
   toUser<E extends EventName>(userId: number, event: E, ...payload: Payload<E>): void;
   toAdmins<E extends EventName>(event: E, ...payload: Payload<E>): void;
   toMarket<E extends EventName>(event: E, ...payload: Payload<E>): void;
@@ -25,11 +36,19 @@ export interface Realtime {
    * user's sockets when `sessionIds` is omitted (password change/reset revokes every session).
    */
   endSessions(props: { userId: number; reason: string; sessionIds?: readonly string[] }): Promise<void>;
+  /** The module owning a topic (market feed, bot, stats) registers how to send its snapshot, once at startup. */
+  onSync(topic: SyncTopic, handler: SyncHandler): void;
+  /** The registered handler of a topic (used by the gateway). */
+  syncHandler(topic: SyncTopic): SyncHandler | undefined;
 }
 
 /** A publisher over a Socket.IO server (works unchanged with the Redis adapter: rooms span processes). */
 export function createRealtime(io: RealtimeServer): Realtime {
+  const syncHandlers = new Map<SyncTopic, SyncHandler>();
   return {
+    toSocket(socketId, event, ...payload) {
+      io.to(socketId).emit(event, ...payload);
+    },
     toUser(userId, event, ...payload) {
       io.to(ROOMS.user(userId)).emit(event, ...payload);
     },
@@ -49,5 +68,10 @@ export function createRealtime(io: RealtimeServer): Realtime {
         socket.disconnect(true);
       }
     },
+    onSync(topic, handler) {
+      if (syncHandlers.has(topic)) throw new Error(`sync handler for "${topic}" is already registered`);
+      syncHandlers.set(topic, handler);
+    },
+    syncHandler: (topic) => syncHandlers.get(topic),
   };
 }
