@@ -2,6 +2,9 @@
 // The JWT travels in the handshake's `auth`, never in the URL, so it stays out of proxy and access logs.
 import { io, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, ServerToClientEvents } from '@optionpilot/server/contract';
+import { browser } from '../lib/browser';
+import { readToken } from '../lib/tokenStorage';
+import { useSessionStore } from '../stores/session';
 
 export type LiveSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -25,14 +28,9 @@ export interface LiveSocketLike {
   disconnect(): unknown;
 }
 
-/** Reads the bearer token where the session store keeps it (decisions.md: `localStorage.token`). */
+/** The bearer token the session keeps in `localStorage.token` (decisions.md), or null when signed out. */
 export function readStoredToken(): string | null {
-  try {
-    return window.localStorage.getItem('token');
-  } catch {
-    // Storage can throw in privacy modes; no token means no socket, and REST will ask the user to sign in.
-    return null;
-  }
+  return readToken();
 }
 
 /** Creates the typed socket for the current origin; it connects only when `connect()` is called. */
@@ -59,14 +57,10 @@ export function createLiveSocket(token: string): LiveSocketLike {
 }
 
 /**
- * What to do when the server says this session ended (logout elsewhere, password change): forget the token and go
+ * What to do when the server says this session ended (logout elsewhere, password change): forget it locally and go
  * to the landing page. A full navigation also drops every store, so nothing of the old session survives.
  */
 export function endRevokedSession(): void {
-  try {
-    window.localStorage.removeItem('token');
-  } catch {
-    // nothing stored, nothing to clear
-  }
-  window.location.assign('/');
+  useSessionStore.getState().clearSession();
+  browser.assign('/');
 }

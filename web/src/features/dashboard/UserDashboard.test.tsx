@@ -118,4 +118,16 @@ describe('UserDashboard', () => {
     await waitFor(() => expect(useUiStore.getState().paymentDialogOpen).toBe(true));
     expect(screen.queryByText(TEST_MODE_BANNER)).toBeNull();
   });
+
+  it('closes live data when the session ends without a page load', async () => {
+    mockApi({ 'GET /api/config': { body: CONFIG } });
+    renderWithProviders(
+      <MemoryRouter>
+        <UserDashboard />
+      </MemoryRouter>,
+    );
+    expect(useLiveStore.getState().connection).toBe('connecting');
+    useSessionStore.getState().clearSession();
+    await waitFor(() => expect(useLiveStore.getState().connection).toBe('idle'));
+  });
 });

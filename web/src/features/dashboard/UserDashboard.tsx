@@ -8,6 +8,7 @@ import { api } from '../../api/client';
 import { SignedInLayout } from '../../components/SignedInLayout';
 import { defaultLiveDataDeps, startLiveData, stopLiveData } from '../../live/liveData';
 import { useLiveStore } from '../../live/stores';
+import { useSessionStore } from '../../stores/session';
 import { StrategyPanel } from '../strategy/StrategyPanel';
 import { AlgoControlCard } from './AlgoControlCard';
 import { BrokerForm } from './BrokerForm';
@@ -45,7 +46,14 @@ export function UserDashboard() {
 
   useEffect(() => {
     startLiveData(defaultLiveDataDeps(liveGet));
-    return () => stopLiveData();
+    // A session that ends without a page load (expired token, revoked elsewhere) must also close the socket.
+    const unsubscribe = useSessionStore.subscribe((s) => {
+      if (!s.token) stopLiveData();
+    });
+    return () => {
+      unsubscribe();
+      stopLiveData();
+    };
   }, []);
 
   return (
