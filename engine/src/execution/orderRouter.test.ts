@@ -309,6 +309,55 @@ describe('OrderRouter with paper brokers', () => {
   });
 });
 
+describe('OrderRouter after a restart', () => {
+  it('recovers open orders from the store and reconciles them with the broker', async () => {
+    const time = new VirtualTime(START);
+    const store = new InMemoryOrderStore();
+    const quotes = new Quotes();
+    const broker = new PaperBroker({ quotes, scheduler: time.scheduler });
+    // The previous process placed a resting order, then died before hearing back: UNKNOWN in the store.
+    const { brokerOrderId } = await broker.placeOrder({
+      clientOrderId: 'OP-old',
+      symbol: SYMBOL,
+      side: 'BUY',
+      type: 'LIMIT',
+      price: 90,
+      quantity: 65,
+      product: 'MIS',
+      tag: 'OPALGO1',
+    });
+    await store.create({
+      clientOrderId: 'OP-old',
+      accountId: 'a1',
+      intentKey: 'S0:a1#0',
+      symbol: SYMBOL,
+      side: 'BUY',
+      type: 'LIMIT',
+      price: 90,
+      quantity: 65,
+      product: 'MIS',
+      tag: 'OPALGO1',
+      state: 'UNKNOWN',
+      filledQty: 0,
+      avgPrice: 0,
+      fillIds: [],
+      createdAt: START,
+      updatedAt: START,
+    });
+    const router = makeRouter(time, store, { quotes });
+    router.addAccount({ accountId: 'a1', broker });
+    router.start();
+    expect((await router.recover()).map((o) => o.clientOrderId)).toEqual(['OP-old']);
+    await router.reconcile();
+    expect(router.getOrder('OP-old')).toMatchObject({ state: 'ACCEPTED', brokerOrderId });
+    // its later fill arrives on the broker's update stream and is persisted
+    quotes.set(89, 89.5, 89.2);
+    broker.reevaluate();
+    await time.advance(0);
+    expect((await store.get('OP-old'))?.state).toBe('FILLED');
+  });
+});
+
 describe('OrderRouter under broker failures', () => {
   async function run(
     behaviours: PlaceBehaviour[],
