@@ -1,13 +1,20 @@
 // The only way a user leaves the server. Fields are copied one by one: a new column (or the password hash) can
 // never reach a response by accident.
 import type { BrokerType, UserDto } from '../contract';
-import type { UserRow } from '../db';
+import type { BrokerAccountRow, UserRow } from '../db';
 import { iso, isoOrNull } from './time';
 
 /** What the user presenter needs to know of the user's broker connection (owned by the broker module). */
 export interface UserBrokerSummary {
   brokerType: BrokerType;
   connected: boolean;
+}
+
+/** What a user's broker account means for UserDto: connected only while the broker session is live. */
+export function brokerSummaryOf(
+  account: Pick<BrokerAccountRow, 'broker_type' | 'status'>,
+): UserBrokerSummary {
+  return { brokerType: account.broker_type, connected: account.status === 'connected' };
 }
 
 /** UserRow (+ broker summary when the caller has it) → UserDto. */

@@ -1,14 +1,24 @@
 // Creating users. Every path that creates an account (sign-up, init-admin, the create-admin script) goes through
 // here so per-user rows are always made together with the user.
+import type { UserDto } from '../contract';
 import type { Db, UserRow } from '../db';
-import { insertUser } from '../db';
+import { findBrokerAccountByUser, getTradingSettings, getUserSettings, insertUser } from '../db';
+import { brokerSummaryOf, presentUser } from '../presenters/user';
 
 /**
- * Inserts the default per-user rows. Today there are none: the settings tables (trading settings, bot switch,
- * notification preferences) are owned by another module; when they land, their defaults are created here, in the
- * same transaction as the user.
+ * Inserts the default per-user rows (Settings tab, trading settings with the bot off) in the same transaction as
+ * the user, so the engine and the dashboard never meet a user without them. The repos create-if-missing.
  */
-export async function createUserDefaults(_props: { db: Db; userId: number; now: number }): Promise<void> {}
+export async function createUserDefaults(props: { db: Db; userId: number; now: number }): Promise<void> {
+  await getUserSettings(props.db, props.userId, props.now);
+  await getTradingSettings(props.db, props.userId, props.now);
+}
+
+/** The UserDto of a user, with its broker connection looked up. */
+export async function userDto(props: { db: Db; user: UserRow }): Promise<UserDto> {
+  const account = await findBrokerAccountByUser(props.db, props.user.id);
+  return presentUser(props.user, account ? brokerSummaryOf(account) : null);
+}
 
 /** Inserts a user with a password hash and its default rows; a duplicate e-mail raises a unique violation. */
 export async function createUser(props: {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../../db/testing';
-import { listLogs } from '../../db';
+import { listLogs, saveBrokerCredentials, updateBrokerAccount } from '../../db';
 import { assertNoSecrets, registration, startTestServer, type TestServer } from '../../testing/server';
 
 describe.each(testDialects())('auth API (%s)', (dialect) => {
@@ -184,6 +184,22 @@ describe.each(testDialects())('auth API (%s)', (dialect) => {
       expect(res.json).toMatchObject({ id: user.id, email: 'ashame@example.com' });
       expect(res.json.lastActive).toBe(new Date(t.clock.now()).toISOString());
       assertNoSecrets(res.text);
+    });
+
+    it('reports the broker connection and never its credentials', async () => {
+      const { token, user } = await register('broker');
+      await saveBrokerCredentials(t.server.deps.db.knex, user.id, {
+        broker_type: 'zerodha',
+        api_key_enc: 'v1:sealed-key',
+        api_secret_enc: 'v1:sealed-secret',
+        api_key_last4: 'WXYZ',
+      });
+      const saved = await t.request('GET', '/api/auth/me', { token });
+      expect(saved.json).toMatchObject({ brokerType: 'zerodha', brokerConnected: false });
+      await updateBrokerAccount(t.server.deps.db.knex, user.id, { status: 'connected' });
+      const connected = await t.request('GET', '/api/auth/me', { token });
+      expect(connected.json).toMatchObject({ brokerType: 'zerodha', brokerConnected: true });
+      expect(connected.text).not.toMatch(/sealed|WXYZ/);
     });
 
     it('401 once the token has expired (JWT_TTL)', async () => {

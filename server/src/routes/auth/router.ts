@@ -5,9 +5,9 @@ import type { Deps } from '../../deps';
 import { can, requireAuth } from '../../middleware/auth';
 import { authOf, metaOf, type AppState } from '../../middleware/context';
 import { withBody } from '../../middleware/validate';
-import { presentUser } from '../../presenters/user';
 import { changePassword, login, logout, register } from '../../services/auth';
 import { requestPasswordReset, resetPassword } from '../../services/passwordReset';
+import { userDto } from '../../services/users';
 import {
   changePasswordSchema,
   loginSchema,
@@ -27,7 +27,7 @@ export function authRouter(deps: Deps): Router<AppState> {
       const body: AuthResponse = {
         success: true,
         token,
-        user: presentUser(user),
+        user: await userDto({ db: deps.db.knex, user }),
         message: 'Account created',
       };
       ctx.status = 201;
@@ -42,7 +42,7 @@ export function authRouter(deps: Deps): Router<AppState> {
       const body: AuthResponse = {
         success: true,
         token,
-        user: presentUser(user),
+        user: await userDto({ db: deps.db.knex, user }),
         message: 'Logged in successfully',
       };
       ctx.body = body;
@@ -56,7 +56,7 @@ export function authRouter(deps: Deps): Router<AppState> {
       const body: AuthResponse = {
         success: true,
         token,
-        user: presentUser(user),
+        user: await userDto({ db: deps.db.knex, user }),
         message: 'Admin login successful',
       };
       ctx.body = body;
@@ -64,7 +64,7 @@ export function authRouter(deps: Deps): Router<AppState> {
   );
 
   router.get('/me', requireAuth(deps), can('session:read'), async (ctx) => {
-    const body: UserDto = presentUser(authOf(ctx).user);
+    const body: UserDto = await userDto({ db: deps.db.knex, user: authOf(ctx).user });
     ctx.body = body;
   });
 
@@ -83,7 +83,7 @@ export function authRouter(deps: Deps): Router<AppState> {
       const body: AuthResponse = {
         success: true,
         token,
-        user: presentUser(user),
+        user: await userDto({ db: deps.db.knex, user }),
         message: 'Password changed. Other devices have been signed out.',
       };
       ctx.body = body;
