@@ -4,6 +4,7 @@ import { Badge, Card, SimpleGrid, Text } from '@mantine/core';
 import type { SubscriptionDto, SubscriptionStatus } from '@optionpilot/server/contract';
 import { useLiveStore } from '../../live/stores';
 import { selectUser, useSessionStore } from '../../stores/session';
+import { BROKER_LABELS } from './BrokerForm';
 import { formatIstDate, formatPnl, pnlColor } from './display';
 
 const SUBSCRIPTION_LABEL: Record<SubscriptionStatus, string> = {
@@ -62,7 +63,10 @@ export function StatusCards({ subscription }: { subscription: SubscriptionDto | 
           {subscriptionLabel(status)}
         </Badge>
       </StatusCard>
-      <StatusCard title="Broker" footer={user?.brokerType ? user.brokerType : 'Add your broker API below'}>
+      <StatusCard
+        title="Broker"
+        footer={user?.brokerType ? BROKER_LABELS[user.brokerType] : 'Add your broker API below'}
+      >
         <Badge size="lg" mt={6} color={brokerConnected ? 'green' : 'gray'} variant="light">
           {brokerConnected ? 'Connected' : 'Not Connected'}
         </Badge>
