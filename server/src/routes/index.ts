@@ -8,15 +8,32 @@ import { adminSetupRouter } from './admin-setup/router';
 import { authRouter } from './auth/router';
 import { configRouter } from './config/router';
 import { healthRouter } from './health/router';
+import { contactRouter } from './contact/router';
+import { paymentRouter } from './payment/router';
+import { userRouter } from './user/router';
+import { createStoredTradingHooks, type TradingHooks } from './user/tradingHooks';
+import { createPaymentGateway, type PaymentGateway } from '../payments/gateway';
+
+/** Services the routers use that app.ts may supply; the defaults work without them. */
+export interface ApiOptions {
+  /** the trading service (`botStatus`, `onUserChanged`); default: answers from stored settings only */
+  trading?: TradingHooks;
+  /** default: Razorpay when RAZORPAY_KEY_ID/SECRET are set, else payment test mode */
+  paymentGateway?: PaymentGateway;
+}
 
 /** The /api router: every resource. */
-export function apiRouter(deps: Deps, startedAt: number): Router<AppState> {
+export function apiRouter(deps: Deps, startedAt: number, options: ApiOptions = {}): Router<AppState> {
   const api = new Router<AppState>({ prefix: '/api' });
+  const trading = options.trading ?? createStoredTradingHooks(deps);
   for (const resource of [
     authRouter(deps),
     adminSetupRouter(deps),
     healthRouter(deps, startedAt),
     configRouter(deps),
+    userRouter(deps, trading),
+    paymentRouter(deps, options.paymentGateway ?? createPaymentGateway(deps.config), trading),
+    contactRouter(deps),
   ]) {
     api.use(resource.routes(), resource.allowedMethods());
   }

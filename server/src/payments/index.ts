@@ -1,0 +1,8 @@
+// Payments: plan pricing with GST in integer paise, checkout orders (test mode or Razorpay), signature checks and
+// subscription activation.
+export * from './pricing';
+export * from './signature';
+export * from './razorpayClient';
+export * from './gateway';
+export * from './subscription';
+export * from './service';

@@ -1,0 +1,48 @@
+// Plan prices in integer paise. GST is computed once, here, so the landing page, the order and the invoice agree.
+import type { PlanRow } from '../db';
+
+/** Basis points in 100%. */
+const BP_PER_UNIT = 10_000;
+
+/**
+ * GST on `basePaise` at `rateBp` basis points, rounded to the nearest paisa with halves rounded up
+ * (499900 at 1800 bp → 89982). Integer arithmetic only: no float can turn 899.82 into 899.8199….
+ */
+export function gstPaise(basePaise: number, rateBp: number): number {
+  if (!Number.isSafeInteger(basePaise) || basePaise < 0)
+    throw new RangeError('basePaise must be a whole number ≥ 0');
+  if (!Number.isSafeInteger(rateBp) || rateBp < 0) throw new RangeError('rateBp must be a whole number ≥ 0');
+  const product = basePaise * rateBp;
+  if (!Number.isSafeInteger(product)) throw new RangeError('amount too large');
+  return Math.floor((product + BP_PER_UNIT / 2) / BP_PER_UNIT);
+}
+
+export interface Price {
+  basePaise: number;
+  discountPaise: number;
+  gstPaise: number;
+  /** base − discount + GST: what the buyer pays */
+  totalPaise: number;
+}
+
+/** The price of a plan; GST applies to the price after any discount (the taxable value). */
+export function priceOf(plan: Pick<PlanRow, 'price_paise' | 'gst_rate_bp'>, discountPaise = 0): Price {
+  const taxable = plan.price_paise - discountPaise;
+  if (taxable <= 0) throw new RangeError('discount must leave a positive taxable value');
+  const gst = gstPaise(taxable, plan.gst_rate_bp);
+  return { basePaise: plan.price_paise, discountPaise, gstPaise: gst, totalPaise: taxable + gst };
+}
+
+/**
+ * `startMs` moved by `months` calendar months (UTC), the day clamped to the target month's length: 31 Jan + 1 month
+ * is 28/29 Feb, never 3 Mar.
+ */
+export function addMonths(startMs: number, months: number): number {
+  const d = new Date(startMs);
+  const day = d.getUTCDate();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() + months);
+  const lastDay = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+  d.setUTCDate(Math.min(day, lastDay));
+  return d.getTime();
+}

@@ -1,0 +1,29 @@
+import type { TradingSettingsDto, UserSettingsDto } from '../contract';
+import type { TradingSettingsRow, UserSettingsRow } from '../db';
+
+/** UserSettingsRow → the Settings tab's DTO (max daily loss in whole rupees). */
+export function presentUserSettings(row: UserSettingsRow): UserSettingsDto {
+  return {
+    autoTrading: row.auto_trading,
+    riskLevel: row.risk_level,
+    maxDailyLoss: Math.round(row.max_daily_loss_paise / 100),
+    tradingHoursStart: row.trading_start,
+    tradingHoursEnd: row.trading_end,
+    notifications: {
+      push: row.notify_push,
+      tradeExecution: row.notify_trade_execution,
+      pnlUpdates: row.notify_pnl_updates,
+      systemAlerts: row.notify_system_alerts,
+    },
+  };
+}
+
+/** TradingSettingsRow → the Trading Settings dialog's DTO. The dialog offers SLM only. */
+export function presentTradingSettings(row: TradingSettingsRow, lotSize: number): TradingSettingsDto {
+  return {
+    orderType: 'SLM',
+    targetSetting: row.target_points,
+    tradeQuantity: row.trade_quantity,
+    lotSize,
+  };
+}

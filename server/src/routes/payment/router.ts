@@ -1,0 +1,82 @@
+// /api/payment/*: checkout orders priced by the server, the test-mode checkout, and verification that activates the
+// subscription. Routes: rate limit → auth → policy → validate → one service call.
+import { Router } from '@koa/router';
+import type { CheckoutResult, CreateOrderResponse, VerifyPaymentResponse } from '../../contract';
+import type { Deps } from '../../deps';
+import { requireAuth } from '../../middleware/auth';
+import { authOf, type AppState } from '../../middleware/context';
+import { withBody } from '../../middleware/validate';
+import type { PaymentGateway } from '../../payments/gateway';
+import { createPaymentOrder, testCheckout, verifyPayment } from '../../payments/service';
+import { canOnOwnRecord, rateLimit } from '../user/access';
+import type { TradingHooks } from '../user/tradingHooks';
+import { createOrderSchema, testCheckoutSchema, verifyPaymentSchema } from './schema';
+
+const MINUTE = 60_000;
+/** Per user: generous for a person retrying a checkout, small enough that a script cannot flood the provider. */
+export const PAYMENT_BUDGETS = {
+  createOrder: { name: 'payment:create-order', limit: 20, windowMs: 15 * MINUTE },
+  verify: { name: 'payment:verify', limit: 30, windowMs: 15 * MINUTE },
+} as const;
+
+/** Routes of the payment resource, mounted under /api/payment. */
+export function paymentRouter(deps: Deps, gateway: PaymentGateway, hooks: TradingHooks): Router<AppState> {
+  const router = new Router<AppState>({ prefix: '/payment' });
+  const userKey = (ctx: { state: AppState }) => String(ctx.state.auth?.user.id ?? 'anonymous');
+  const onUserChanged = async (userId: number) => {
+    await hooks.onUserChanged(userId);
+  };
+
+  router.post(
+    '/create-order',
+    requireAuth(deps),
+    rateLimit(deps, PAYMENT_BUDGETS.createOrder, userKey),
+    canOnOwnRecord('user:read'),
+    withBody(createOrderSchema, async (ctx, input) => {
+      const { response } = await createPaymentOrder({ deps, gateway, userId: authOf(ctx).user.id, input });
+      const body: CreateOrderResponse = response;
+      ctx.body = body;
+    }),
+  );
+
+  router.post(
+    '/test-checkout',
+    requireAuth(deps),
+    canOnOwnRecord('user:read'),
+    withBody(testCheckoutSchema, async (ctx, input) => {
+      const body: CheckoutResult = await testCheckout({
+        deps,
+        gateway,
+        userId: authOf(ctx).user.id,
+        orderId: input.orderId,
+      });
+      ctx.body = body;
+    }),
+  );
+
+  router.post(
+    '/verify',
+    requireAuth(deps),
+    rateLimit(deps, PAYMENT_BUDGETS.verify, userKey),
+    canOnOwnRecord('user:read'),
+    withBody(verifyPaymentSchema, async (ctx, input) => {
+      const { subscription, activated } = await verifyPayment({
+        deps,
+        gateway,
+        userId: authOf(ctx).user.id,
+        input,
+        onUserChanged,
+      });
+      const body: VerifyPaymentResponse = {
+        success: true,
+        message: activated
+          ? 'Payment verified. Your subscription is now active!'
+          : 'This payment was already verified. Your subscription is active.',
+        subscription,
+      };
+      ctx.body = body;
+    }),
+  );
+
+  return router;
+}

@@ -1,0 +1,3 @@
+// Requests of /api/payment/*: the shared contract schemas. `create-order` accepts (and ignores) the browser's
+// `amount`: the plan decides the price.
+export { createOrderSchema, testCheckoutSchema, verifyPaymentSchema } from '../../contract';

@@ -1,0 +1,36 @@
+// Route guards shared by the user, payment and contact resources: "acts on the caller's own record" through the
+// policy table, and attempt budgets per client. Every /api/user endpoint reads or writes only the caller's rows
+// (no user id in any path), so the policy is asked about the caller's own record.
+import type { Budget } from '../../auth/throttle';
+import type { Deps } from '../../deps';
+import { AppError } from '../../errors';
+import { authorize, type Action } from '../../policies';
+import { authOf, type RouteContext, type RouteMiddleware } from '../../middleware/context';
+
+/** 403 unless the policy lets the caller do `action` on their own record (401 without a caller). */
+export function canOnOwnRecord(action: Action): RouteMiddleware {
+  return async (ctx, next) => {
+    const { user } = authOf(ctx);
+    authorize({ id: user.id, isAdmin: user.is_admin }, action, { ownerId: user.id });
+    await next();
+  };
+}
+
+/** Counts one attempt against `budget` for the subject of the request; 429 with Retry-After once it is used up. */
+export function rateLimit(
+  deps: Pick<Deps, 'limiter'>,
+  budget: Budget,
+  subjectOf: (ctx: RouteContext) => string,
+): RouteMiddleware {
+  return async (ctx, next) => {
+    const key = `${budget.name}:${subjectOf(ctx)}`;
+    const before = await deps.limiter.peek(key);
+    if (before.count >= budget.limit) {
+      throw new AppError('rate_limited', {
+        retryAfterSeconds: Math.max(1, Math.ceil(before.resetInMs / 1000)),
+      });
+    }
+    await deps.limiter.hit(key, budget.windowMs);
+    await next();
+  };
+}

@@ -1,0 +1,158 @@
+// /api/user/*: the signed-in user's dashboard data (stats, trades, subscription, bot status — the polling fallback
+// of the socket events) and their persisted controls (bot switch, trading settings, settings, broker credentials).
+// Every route: auth → policy on the caller's own record → validate → handler; handlers only read the caller's rows.
+import { Router } from '@koa/router';
+import type {
+  BotStatusDetailDto,
+  BrokerConnectionDto,
+  BrokerSaveResponse,
+  SubscriptionDto,
+  TradeDto,
+  TradingSettingsDto,
+  UserSettingsDto,
+  UserStatsDto,
+} from '../../contract';
+import { createSecretBox, loadOrCreateKey } from '../../crypto';
+import { findBrokerAccountByUser, getTradingSettings, getUserSettings, listTrades } from '../../db';
+import type { Deps } from '../../deps';
+import { requireAuth } from '../../middleware/auth';
+import { authOf, metaOf, type AppState } from '../../middleware/context';
+import { withBody } from '../../middleware/validate';
+import { subscriptionView } from '../../payments/subscription';
+import { presentBrokerConnection } from '../../presenters/broker';
+import { presentTrade } from '../../presenters/trade';
+import { presentTradingSettings, presentUserSettings } from '../../presenters/settings';
+import { presentUser } from '../../presenters/user';
+import { canOnOwnRecord } from './access';
+import { saveBroker, setBotSwitch, updateTradingSettings, updateUserSettings } from './commands';
+import {
+  botSwitchSchema,
+  brokerCredentialsSchema,
+  parseQuery,
+  tradesQuerySchema,
+  tradingSettingsSchema,
+  userSettingsSchema,
+} from './schema';
+import { userStats } from './stats';
+import { niftyLotSize, type TradingHooks } from './tradingHooks';
+
+export const BROKER_SAVED_MESSAGE =
+  'Credentials saved securely. Broker login arrives with broker integration; trading continues on paper.';
+
+/** Routes of the user resource, mounted under /api/user. */
+export function userRouter(deps: Deps, hooks: TradingHooks): Router<AppState> {
+  const router = new Router<AppState>({ prefix: '/user' });
+  // Same key as every other sealed column: ENCRYPTION_KEY, else DATA_DIR/secrets/encryption.key (0600).
+  const box = createSecretBox(loadOrCreateKey(deps.config.dataDir, deps.config.encryptionKey));
+  const lotSize = (now: number) => (hooks.lotSize ?? niftyLotSize)(now);
+  // 'user:read' is owner-or-admin; every route below acts on the caller's own record (see access.ts).
+  const own = [requireAuth(deps), canOnOwnRecord('user:read')] as const;
+
+  router.get('/stats', ...own, async (ctx) => {
+    const body: UserStatsDto = await userStats({
+      db: deps.db.knex,
+      userId: authOf(ctx).user.id,
+      now: deps.clock.now(),
+      hooks,
+    });
+    ctx.body = body;
+  });
+
+  router.get('/trades', ...own, async (ctx) => {
+    const query = parseQuery(tradesQuerySchema, ctx.query);
+    const rows = await listTrades(deps.db.knex, {
+      userId: authOf(ctx).user.id,
+      limit: query.limit,
+      ...(query.status ? { status: query.status } : {}),
+    });
+    const body: TradeDto[] = rows.map(presentTrade);
+    ctx.body = body;
+  });
+
+  router.get('/subscription', ...own, async (ctx) => {
+    const body: SubscriptionDto = await subscriptionView({
+      db: deps.db.knex,
+      user: authOf(ctx).user,
+      now: deps.clock.now(),
+    });
+    ctx.body = body;
+  });
+
+  router.get('/bot-status', ...own, async (ctx) => {
+    const body: BotStatusDetailDto = await hooks.botStatus(authOf(ctx).user.id);
+    ctx.body = body;
+  });
+
+  router.put(
+    '/bot',
+    ...own,
+    withBody(botSwitchSchema, async (ctx, input) => {
+      const userId = authOf(ctx).user.id;
+      await setBotSwitch({ deps, hooks, userId, input, meta: metaOf(ctx) });
+      const body: BotStatusDetailDto = await hooks.botStatus(userId);
+      ctx.body = body;
+    }),
+  );
+
+  router.get('/trading-settings', ...own, async (ctx) => {
+    const now = deps.clock.now();
+    const row = await getTradingSettings(deps.db.knex, authOf(ctx).user.id, now);
+    const body: TradingSettingsDto = presentTradingSettings(row, lotSize(now));
+    ctx.body = body;
+  });
+
+  router.put(
+    '/trading-settings',
+    ...own,
+    withBody(tradingSettingsSchema, async (ctx, input) => {
+      const row = await updateTradingSettings({ deps, hooks, userId: authOf(ctx).user.id, input });
+      const body: TradingSettingsDto = presentTradingSettings(row, lotSize(deps.clock.now()));
+      ctx.body = body;
+    }),
+  );
+
+  router.get('/settings', ...own, async (ctx) => {
+    const row = await getUserSettings(deps.db.knex, authOf(ctx).user.id, deps.clock.now());
+    const body: UserSettingsDto = presentUserSettings(row);
+    ctx.body = body;
+  });
+
+  router.put(
+    '/settings',
+    ...own,
+    withBody(userSettingsSchema, async (ctx, input) => {
+      const row = await updateUserSettings({ deps, hooks, userId: authOf(ctx).user.id, input });
+      const body: UserSettingsDto = presentUserSettings(row);
+      ctx.body = body;
+    }),
+  );
+
+  router.get('/broker', ...own, async (ctx) => {
+    const row = await findBrokerAccountByUser(deps.db.knex, authOf(ctx).user.id);
+    const body: BrokerConnectionDto | null = row ? presentBrokerConnection(row) : null;
+    // Koa turns a null body into 204 No Content; every response is JSON, so "no broker" is the JSON text `null`.
+    ctx.type = 'application/json';
+    ctx.body = JSON.stringify(body);
+  });
+
+  router.post(
+    '/broker',
+    ...own,
+    withBody(brokerCredentialsSchema, async (ctx, input) => {
+      const { user } = authOf(ctx);
+      const account = await saveBroker({ deps, hooks, box, userId: user.id, input, meta: metaOf(ctx) });
+      const body: BrokerSaveResponse = {
+        success: true,
+        message: BROKER_SAVED_MESSAGE,
+        broker: presentBrokerConnection(account),
+        user: presentUser(user, {
+          brokerType: account.broker_type,
+          connected: account.status === 'connected',
+        }),
+      };
+      ctx.body = body;
+    }),
+  );
+
+  return router;
+}

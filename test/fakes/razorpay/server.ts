@@ -1,0 +1,189 @@
+// A small fake of Razorpay's Orders API on a real HTTP port, speaking the documented wire format: Basic auth with
+// key_id:key_secret, JSON bodies, amounts in paise, Razorpay's `{ error: { code, description, field, … } }`
+// refusals. It also plays the checkout: `checkout(orderId)` returns the three fields the browser would receive,
+// signed hex(hmac_sha256(order_id + "|" + payment_id, key_secret)). Used to test the server's own client end to end.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeOrder {
+  id: string;
+  entity: 'order';
+  amount: number;
+  amount_paid: number;
+  amount_due: number;
+  currency: string;
+  receipt: string | null;
+  offer_id: null;
+  status: 'created' | 'attempted' | 'paid';
+  attempts: number;
+  notes: Record<string, string> | [];
+  /** unix seconds */
+  created_at: number;
+}
+
+export interface FakeCheckout {
+  razorpay_payment_id: string;
+  razorpay_order_id: string;
+  razorpay_signature: string;
+}
+
+export interface FakeRazorpay {
+  /** base URL to pass as the client's `baseUrl` (no trailing slash) */
+  url: string;
+  keyId: string;
+  keySecret: string;
+  /** orders created so far, by id */
+  orders: Map<string, FakeOrder>;
+  /** every request seen: method, path, authorization header present and valid */
+  requests: Array<{ method: string; path: string; authorized: boolean }>;
+  /** the next `count` order creations answer with this status (e.g. 500 or 503) */
+  failNext(status: number, count?: number): void;
+  /** completes a payment for `orderId` as Checkout would and returns the handler's three fields */
+  checkout(orderId: string): FakeCheckout;
+  close(): Promise<void>;
+}
+
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+function entityId(prefix: string): string {
+  let id = '';
+  for (const b of randomBytes(14)) id += ALPHANUMERIC[b % ALPHANUMERIC.length];
+  return `${prefix}_${id}`;
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+function refuse(res: ServerResponse, status: number, description: string, field?: string): void {
+  const code = status === 401 ? 'BAD_REQUEST_ERROR' : status >= 500 ? 'SERVER_ERROR' : 'BAD_REQUEST_ERROR';
+  send(res, status, {
+    error: {
+      code,
+      description,
+      source: 'NA',
+      step: 'NA',
+      reason: 'NA',
+      metadata: {},
+      ...(field ? { field } : {}),
+    },
+  });
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** Starts the fake on 127.0.0.1 and an ephemeral port. */
+export async function startFakeRazorpay(
+  options: { keyId?: string; keySecret?: string } = {},
+): Promise<FakeRazorpay> {
+  const keyId = options.keyId ?? 'rzp_test_FakeKey1234';
+  const keySecret = options.keySecret ?? 'fake_key_secret_0123456789';
+  const expectedAuth = `Basic ${Buffer.from(`${keyId}:${keySecret}`).toString('base64')}`;
+  const orders = new Map<string, FakeOrder>();
+  const requests: FakeRazorpay['requests'] = [];
+  let failures: { status: number; count: number } | null = null;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const path = new URL(req.url ?? '/', 'http://fake').pathname;
+    const authorized = sameText(req.headers.authorization ?? '', expectedAuth);
+    requests.push({ method: req.method ?? '', path, authorized });
+    if (!authorized) return refuse(res, 401, 'Authentication failed');
+
+    if (req.method === 'POST' && path === '/v1/orders') {
+      if (failures && failures.count > 0) {
+        failures.count -= 1;
+        return refuse(
+          res,
+          failures.status,
+          'The server encountered an error. The incident has been reported.',
+        );
+      }
+      let body: Record<string, unknown>;
+      try {
+        body = JSON.parse(await readBody(req)) as Record<string, unknown>;
+      } catch {
+        return refuse(res, 400, 'The request body is not valid JSON');
+      }
+      const { amount, currency = 'INR', receipt, notes } = body;
+      if (typeof amount !== 'number' || !Number.isInteger(amount))
+        return refuse(res, 400, 'The amount must be an integer.', 'amount');
+      if (amount < 100) return refuse(res, 400, 'The amount must be atleast INR 1.00', 'amount');
+      if (currency !== 'INR') return refuse(res, 400, 'The currency is not supported.', 'currency');
+      if (receipt !== undefined && (typeof receipt !== 'string' || receipt.length > 40))
+        return refuse(res, 400, 'The receipt may not be greater than 40 characters.', 'receipt');
+      const order: FakeOrder = {
+        id: entityId('order'),
+        entity: 'order',
+        amount,
+        amount_paid: 0,
+        amount_due: amount,
+        currency,
+        receipt: typeof receipt === 'string' ? receipt : null,
+        offer_id: null,
+        status: 'created',
+        attempts: 0,
+        notes: typeof notes === 'object' && notes !== null ? (notes as Record<string, string>) : [],
+        created_at: Math.floor(Date.now() / 1000),
+      };
+      orders.set(order.id, order);
+      return send(res, 200, order);
+    }
+
+    const fetchMatch = /^\/v1\/orders\/([\w]+)$/.exec(path);
+    if (req.method === 'GET' && fetchMatch) {
+      const order = orders.get(fetchMatch[1] ?? '');
+      return order ? send(res, 200, order) : refuse(res, 400, 'The id provided does not exist');
+    }
+    return refuse(res, 404, 'The requested URL was not found on the server.');
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      refuse(res, 500, err instanceof Error ? err.message : 'fake failure');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    keyId,
+    keySecret,
+    orders,
+    requests,
+    failNext(status, count = 1) {
+      failures = { status, count };
+    },
+    checkout(orderId) {
+      const order = orders.get(orderId);
+      if (!order) throw new Error(`fake razorpay: no order ${orderId}`);
+      const paymentId = entityId('pay');
+      order.status = 'paid';
+      order.attempts += 1;
+      order.amount_paid = order.amount;
+      order.amount_due = 0;
+      return {
+        razorpay_payment_id: paymentId,
+        razorpay_order_id: orderId,
+        razorpay_signature: createHmac('sha256', keySecret).update(`${orderId}|${paymentId}`).digest('hex'),
+      };
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((err) => (err ? reject(err) : resolve()));
+      }),
+  };
+}
