@@ -122,6 +122,24 @@ describe.each(testDialects())('auth API (%s)', (dialect) => {
       expect(wrong.json).toEqual({ error: 'invalid_credentials', message: 'Invalid credentials' });
     });
 
+    it('spends argon2 work on an unknown e-mail too (a dummy verification), so timing reveals nothing', async () => {
+      const passwords = t.server.deps.passwords;
+      const original = passwords.verifyDummy;
+      let dummyCalls = 0;
+      passwords.verifyDummy = async (password) => {
+        dummyCalls += 1;
+        await original(password);
+      };
+      try {
+        await t.request('POST', '/api/auth/login', {
+          body: { email: 'ghost@example.com', password: 'Nope12345' },
+        });
+        expect(dummyCalls).toBe(1);
+      } finally {
+        passwords.verifyDummy = original;
+      }
+    });
+
     it('rejects invalid input with 400', async () => {
       const res = await t.request('POST', '/api/auth/login', { body: { email: 'a@b.co' } });
       expect(res.status).toBe(400);
