@@ -23,6 +23,7 @@ import type { AppState } from './middleware/context';
 import { requestContext } from './middleware/requestContext';
 import { errorRenderer } from './middleware/errors';
 import { apiNotFound, apiRouter } from './routes';
+import { createTradingService, type TradingServiceOptions } from './trading/service';
 import { webApp } from './web';
 
 const RAZORPAY_CHECKOUT = 'https://checkout.razorpay.com';
@@ -82,6 +83,8 @@ export interface StartOverrides {
   limiter?: RateLimiter;
   /** replaces the SMTP mailer (tests); `null` forces test mode */
   mailer?: Mailer | null;
+  /** the trading service's feed and clocks (tests drive a scripted feed on a virtual clock) */
+  trading?: Pick<TradingServiceOptions, 'feed' | 'scheduler' | 'realtime'>;
 }
 
 export interface RunningServer {
@@ -118,6 +121,15 @@ export async function startServer(config: Config, overrides: StartOverrides = {}
       : config.smtpUrl
         ? createSmtpMailer(config.smtpUrl, config.mailFrom)
         : null;
+  const realtime = createRealtime(io);
+  const trading = createTradingService({
+    db,
+    config,
+    publisher: realtime,
+    logger,
+    health,
+    ...overrides.trading,
+  });
   const deps: Deps = {
     config,
     logger,
@@ -128,7 +140,8 @@ export async function startServer(config: Config, overrides: StartOverrides = {}
     limiter: overrides.limiter ?? createMemoryRateLimiter(clock),
     mailer,
     health,
-    realtime: createRealtime(io),
+    realtime,
+    trading,
   };
 
   const app = createApp(deps);
@@ -150,6 +163,8 @@ export async function startServer(config: Config, overrides: StartOverrides = {}
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      // The engine finishes its in-flight writes (and saves open positions' stops) while the database is open.
+      await trading.stop();
       // io.close() disconnects every socket and closes the http server; idle keep-alive connections would
       // otherwise hold the close open.
       await new Promise<void>((resolve) => {
@@ -160,5 +175,11 @@ export async function startServer(config: Config, overrides: StartOverrides = {}
       if (ownsDb) await closeDatabase(db);
     })());
 
+  try {
+    await trading.start();
+  } catch (err) {
+    await close();
+    throw err;
+  }
   return { url, port, deps, io, httpServer, close };
 }

@@ -10,6 +10,7 @@ import type { RateLimiter } from './auth/rateLimiter';
 import type { Mailer } from './mail/mailer';
 import type { HealthRegistry } from './health/registry';
 import type { Realtime } from './realtime/publisher';
+import type { TradingService } from './trading/service';
 
 export interface Deps {
   config: Config;
@@ -23,6 +24,8 @@ export interface Deps {
   mailer: Mailer | null;
   health: HealthRegistry;
   realtime: Realtime;
+  /** the engine inside the server: market data, bot status, controls reload (started by startServer) */
+  trading: TradingService;
 }
 
 /** Who a request or socket acts as. */
