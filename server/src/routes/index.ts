@@ -10,6 +10,7 @@ import { configRouter } from './config/router';
 import { healthRouter } from './health/router';
 import { contactRouter } from './contact/router';
 import { paymentRouter } from './payment/router';
+import { pingRouter } from './ping/router';
 import { userRouter } from './user/router';
 import { createStoredTradingHooks, type TradingHooks } from './user/tradingHooks';
 import { createPaymentGateway, type PaymentGateway } from '../payments/gateway';
@@ -34,6 +35,7 @@ export function apiRouter(deps: Deps, startedAt: number, options: ApiOptions = {
     userRouter(deps, trading),
     paymentRouter(deps, options.paymentGateway ?? createPaymentGateway(deps.config), trading),
     contactRouter(deps),
+    pingRouter(),
   ]) {
     api.use(resource.routes(), resource.allowedMethods());
   }
