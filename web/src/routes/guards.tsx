@@ -4,7 +4,7 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import { Navigate, useNavigate } from 'react-router-dom';
 import { FullPageLoader } from '../components/FullPageLoader';
 import { AdminPanelPage } from '../features/admin/AdminPanelPage';
-import { UserDashboardPlaceholder as UserDashboardPage } from '../features/placeholders/UserDashboardPlaceholder';
+import { UserDashboard } from '../features/dashboard/UserDashboard';
 import { LandingPage } from '../features/landing/LandingPage';
 import { selectStatus, useSessionStore } from '../stores/session';
 import { selectAuthDialog, useUiStore } from '../stores/ui';
@@ -14,7 +14,7 @@ export function HomeRoute() {
   const status = useSessionStore(selectStatus);
   if (status === 'unknown') return <FullPageLoader />;
   if (status === 'admin') return <AdminPanelPage />;
-  if (status === 'user') return <UserDashboardPage />;
+  if (status === 'user') return <UserDashboard />;
   return <LandingPage />;
 }
 
@@ -40,7 +40,7 @@ export function DevDashboardRoute() {
   const status = useSessionStore(selectStatus);
   if (status === 'unknown') return <FullPageLoader />;
   if (status === 'anonymous') return <Navigate to="/test-dashboard" replace />;
-  return <UserDashboardPage />;
+  return <UserDashboard />;
 }
 
 /** `/login` (decisions.md): the landing page with the login dialog open; closing the dialog returns to `/`. */

@@ -10,6 +10,18 @@ import { renderApp } from '../test/render';
 
 // The landing page is another feature's work; a marker keeps these tests about routing only.
 vi.mock('../features/landing/LandingPage', () => ({ LandingPage: () => <div>landing page marker</div> }));
+// The real dashboard opens sockets and polls; a stand-in inside the shell's signed-in frame keeps these tests about
+// routing, the welcome and Logout.
+vi.mock('../features/dashboard/UserDashboard', async () => {
+  const { SignedInLayout } = await import('../components/SignedInLayout');
+  return {
+    UserDashboard: () => (
+      <SignedInLayout>
+        <h1>user dashboard marker</h1>
+      </SignedInLayout>
+    ),
+  };
+});
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -17,7 +29,7 @@ afterEach(() => {
 });
 
 const LANDING = 'landing page marker';
-const USER_DASHBOARD = { name: 'Dashboard', level: 1 } as const;
+const USER_DASHBOARD = { name: 'user dashboard marker', level: 1 } as const;
 const ADMIN_PANEL = { name: 'Admin Panel', level: 1 } as const;
 
 describe('route guards (spec §2 route table)', () => {

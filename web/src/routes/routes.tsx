@@ -8,7 +8,7 @@ import { AdminLoginPage } from '../features/auth/AdminLoginPage';
 import { CreateAdminPage } from '../features/auth/CreateAdminPage';
 import { ForgotPasswordPage } from '../features/auth/ForgotPasswordPage';
 import { ResetPasswordPage } from '../features/auth/ResetPasswordPage';
-import { UserDashboardPlaceholder as UserDashboardPage } from '../features/placeholders/UserDashboardPlaceholder';
+import { UserDashboard } from '../features/dashboard/UserDashboard';
 import { TestDashboardPage } from '../features/demo/TestDashboardPage';
 import { DevDashboardRoute, HomeRoute, LoginRoute, RequireAdmin, RequireAuth } from './guards';
 import { NotFoundPage } from './NotFoundPage';
@@ -24,7 +24,7 @@ export const appRoutes: RouteObject[] = [
         path: '/dashboard',
         element: (
           <RequireAuth>
-            <UserDashboardPage />
+            <UserDashboard />
           </RequireAuth>
         ),
       },

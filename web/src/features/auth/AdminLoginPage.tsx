@@ -49,6 +49,7 @@ export function AdminLoginPage() {
 
   return (
     <CenteredCard title="Admin sign-in" description="For OptionPilot administrators only.">
+      {/* No " *" in labels (inputs stay required): exact label lookups in e2e tests then match the field name. */}
       <form onSubmit={onSubmit} noValidate aria-label="Admin sign-in">
         <Stack gap="md">
           <TextInput
@@ -57,6 +58,7 @@ export function AdminLoginPage() {
             autoComplete="username"
             placeholder="admin@example.com"
             required
+            withAsterisk={false}
             value={email}
             onChange={(e) => setEmail(e.currentTarget.value)}
             error={errors.email}
@@ -65,6 +67,7 @@ export function AdminLoginPage() {
             label="Password"
             autoComplete="current-password"
             required
+            withAsterisk={false}
             value={password}
             onChange={(e) => setPassword(e.currentTarget.value)}
             error={errors.password}

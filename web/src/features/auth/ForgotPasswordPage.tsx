@@ -93,6 +93,7 @@ export function ForgotPasswordPage() {
       title="Forgot your password?"
       description="Enter the e-mail you signed up with and we will send you a link to choose a new password."
     >
+      {/* No " *" in labels (inputs stay required): exact label lookups in e2e tests then match the field name. */}
       <form onSubmit={onSubmit} aria-label="Request password reset">
         <Stack gap="md">
           <TextInput
@@ -101,6 +102,7 @@ export function ForgotPasswordPage() {
             autoComplete="email"
             placeholder="you@example.com"
             required
+            withAsterisk={false}
             value={email}
             onChange={(e) => setEmail(e.currentTarget.value)}
             error={emailError}

@@ -1,4 +1,4 @@
-import { PaymentDialogPlaceholder as PaymentDialog } from '../placeholders/PaymentDialogPlaceholder';
+import { PaymentDialog } from '../payment/PaymentDialog';
 import { LoginDialog } from './LoginDialog';
 import { SignupDialog } from './SignupDialog';
 

@@ -52,6 +52,7 @@ export function LoginDialog() {
 
   return (
     <Modal opened={opened} onClose={close} title="Welcome Back" centered size="md">
+      {/* No " *" in labels (inputs stay required): exact label lookups in e2e tests then match the field name. */}
       <form onSubmit={onSubmit} noValidate aria-label="Sign in">
         <Stack gap="md">
           <Text size="sm" c="dimmed">
@@ -63,6 +64,7 @@ export function LoginDialog() {
             autoComplete="email"
             placeholder="you@example.com"
             required
+            withAsterisk={false}
             value={email}
             onChange={(e) => setEmail(e.currentTarget.value)}
             error={errors.email}
@@ -73,6 +75,7 @@ export function LoginDialog() {
             autoComplete="current-password"
             placeholder="Your password"
             required
+            withAsterisk={false}
             value={password}
             onChange={(e) => setPassword(e.currentTarget.value)}
             error={errors.password}

@@ -70,6 +70,7 @@ export function SignupDialog() {
 
   return (
     <Modal opened={opened} onClose={close} title="Get Started" centered size="lg">
+      {/* No " *" in labels (inputs stay required): exact label lookups in e2e tests then match the field name. */}
       <form onSubmit={onSubmit} aria-label="Create account">
         <Stack gap="md">
           <Text size="sm" c="dimmed">
@@ -80,6 +81,7 @@ export function SignupDialog() {
               label="First Name"
               autoComplete="given-name"
               required
+              withAsterisk={false}
               value={form.firstName}
               onChange={set('firstName')}
               error={errors.firstName}
@@ -89,6 +91,7 @@ export function SignupDialog() {
               label="Last Name"
               autoComplete="family-name"
               required
+              withAsterisk={false}
               value={form.lastName}
               onChange={set('lastName')}
               error={errors.lastName}
@@ -100,6 +103,7 @@ export function SignupDialog() {
             autoComplete="email"
             placeholder="you@example.com"
             required
+            withAsterisk={false}
             value={form.email}
             onChange={set('email')}
             error={errors.email}
@@ -110,6 +114,7 @@ export function SignupDialog() {
             autoComplete="tel"
             placeholder="+91 98765 43210"
             required
+            withAsterisk={false}
             value={form.phone}
             onChange={set('phone')}
             error={errors.phone}
@@ -119,6 +124,7 @@ export function SignupDialog() {
             autoComplete="new-password"
             description="At least 8 characters with a lowercase letter, an uppercase letter and a number"
             required
+            withAsterisk={false}
             value={form.password}
             onChange={set('password')}
             error={errors.password}

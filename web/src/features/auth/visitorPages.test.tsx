@@ -7,6 +7,7 @@ import { renderApp } from '../../test/render';
 import { RESET_REDIRECT_DELAY_MS } from './ResetPasswordPage';
 
 vi.mock('../landing/LandingPage', () => ({ LandingPage: () => <div>landing page marker</div> }));
+vi.mock('../dashboard/UserDashboard', () => ({ UserDashboard: () => <h1>user dashboard marker</h1> }));
 
 afterEach(() => {
   vi.useRealTimers();
