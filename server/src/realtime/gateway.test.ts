@@ -140,10 +140,14 @@ describe('realtime gateway', () => {
     expect(notObject).toMatchObject({ ok: false, error: 'validation_failed' });
     const good = await user.emitWithAck('sync:request', { topics: ['market', 'stats'] });
     expect(good).toEqual({ ok: true });
-    // The market module's snapshot goes to the asking socket only.
-    t.server.deps.realtime.onSync('market', ({ socketId }) => {
-      t.server.deps.realtime.toSocket(socketId, 'market:tick', tick);
-    });
+    // The market module's snapshot goes to the asking socket only. (The trading service registers the real
+    // handlers at startup; the lookup is replaced here so the test does not depend on live market data.)
+    const realtime = t.server.deps.realtime;
+    const registered = realtime.syncHandler.bind(realtime);
+    realtime.syncHandler = (topic) =>
+      topic === 'market'
+        ? ({ socketId }) => realtime.toSocket(socketId, 'market:tick', tick)
+        : registered(topic);
     const other = open(userToken);
     await connected(other);
     let otherGotTick = false;
@@ -156,6 +160,7 @@ describe('realtime gateway', () => {
     // A round trip on the other socket: anything emitted to it before would have arrived first (in-order delivery).
     await other.emitWithAck('sync:request', { topics: ['bot'] });
     expect(otherGotTick).toBe(false);
+    realtime.syncHandler = registered;
     // The connection survives bad input.
     expect(user.connected).toBe(true);
   });
