@@ -47,6 +47,10 @@ export class CandleBuilder {
   /** whole forming bucket lies inside the session, so per-tick session checks can be skipped */
   private bucketInSession = false;
 
+  /** ticks in [outOfSessionFrom, outOfSessionUntil) are known to be outside the session */
+  private outOfSessionFrom = Infinity;
+  private outOfSessionUntil = -Infinity;
+
   private lastTickTime = -Infinity;
   /** end of the last closed bucket: ticks in earlier buckets are late */
   private closedUntil = -Infinity;
@@ -112,7 +116,7 @@ export class CandleBuilder {
       }
       closed = this.closeForming();
     }
-    if (t >= this.closedUntil && this.calendar.isInSession(t)) this.openBucket(tick);
+    if (t >= this.closedUntil && this.isInSession(t)) this.openBucket(tick);
     return closed;
   }
 
@@ -142,11 +146,28 @@ export class CandleBuilder {
     this.end = end;
     this.open = this.high = this.low = this.close = tick.price;
     this.volume = tick.volume;
-    // A session has no gap shorter than a bucket, so a bucket whose first and last instants are in session is
-    // wholly in session; this keeps the calendar off the per-tick path.
-    this.bucketInSession = this.calendar.isInSession(start) && this.calendar.isInSession(end - 1);
+    // Later ticks of this bucket are at or after t, which is in session. A session has no gap shorter than a
+    // bucket, so if the bucket's last instant is in session too, [t, end) is wholly in session and the calendar
+    // stays off the per-tick path.
+    this.bucketInSession = this.calendar.isInSession(end - 1);
     this.lastTickTime = t;
     this.lastAccepted = true;
+  }
+
+  /**
+   * `calendar.isInSession(t)` for a tick outside the forming bucket, remembering out-of-session stretches: when
+   * `t` and the last instant of its minute are both outside, so is everything between (no session is shorter
+   * than a minute), so a stream of pre-open ticks costs two calendar calls a minute, not one per tick.
+   */
+  private isInSession(t: number): boolean {
+    if (t < this.outOfSessionUntil && t >= this.outOfSessionFrom) return false;
+    if (this.calendar.isInSession(t)) return true;
+    const minuteEnd = (Math.floor(t / MINUTE_MS) + 1) * MINUTE_MS;
+    if (!this.calendar.isInSession(minuteEnd - 1)) {
+      this.outOfSessionFrom = t;
+      this.outOfSessionUntil = minuteEnd;
+    }
+    return false;
   }
 
   private closeForming(): Candle {
