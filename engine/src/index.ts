@@ -9,3 +9,4 @@ export * from './strategy';
 export * from './execution';
 export * from './risk';
 export * from './charges';
+export * from './feeds';
