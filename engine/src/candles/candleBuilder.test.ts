@@ -1,6 +1,10 @@
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { Candle, IntervalMinutes, Tick } from '../core/types';
+import { alwaysOpenCalendar } from '../calendar/alwaysOpenCalendar';
+import { createExchangeCalendar } from '../calendar/exchangeCalendar';
+import { BUNDLED_CALENDAR_URL, readCalendarFile } from '../calendar/readCalendarFile';
+import type { Candle, IntervalMinutes, SessionCalendar, Tick } from '../core/types';
 import { CandleBuilder } from './candleBuilder';
 import { ist, istTestCalendar } from './testCalendars';
 
@@ -136,6 +140,52 @@ describe('CandleBuilder', () => {
     builder.push(tick(ist(MON, '10:05'), 102));
     expect(builder.accepted).toBe(true);
     expect(builder.flush()).toMatchObject({ interval: 5, time: ist(MON, '10:05'), open: 102 });
+  });
+
+  it('asks the calendar once per bucket and twice per pre-open minute, not per tick', () => {
+    let calls = 0;
+    const counting: SessionCalendar = {
+      ...calendar,
+      isInSession: (t) => {
+        calls++;
+        return calendar.isInSession(t);
+      },
+    };
+    const builder = new CandleBuilder({ interval: 1, calendar: counting });
+    for (let i = 0; i < 240; i++) builder.push(tick(ist(MON, '09:14') + i * 250, 100));
+    expect(calls).toBe(2);
+    calls = 0;
+    for (let i = 0; i < 240; i++) builder.push(tick(ist(MON, '09:15') + i * 250, 100 + i));
+    expect(calls).toBe(2); // the opening tick and the bucket's last instant
+    expect(builder.formingCandle()).toMatchObject({ open: 100, high: 339, close: 339 });
+  });
+
+  it('on a session that opens mid-minute, a tick before the open is dropped and one after it is kept', () => {
+    const midMinute: SessionCalendar = {
+      ...calendar,
+      isInSession: (t) => calendar.isInSession(t) && t >= ist(MON, '09:15:30'),
+    };
+    const builder = new CandleBuilder({ interval: 1, calendar: midMinute });
+    builder.push(tick(ist(MON, '09:15:10'), 1));
+    expect(builder.accepted).toBe(false);
+    builder.push(tick(ist(MON, '09:15:40'), 2));
+    expect(builder.accepted).toBe(true);
+  });
+
+  it('with the bundled NSE calendar: Republic Day 2026 has no candles, the next day does', async () => {
+    const { data } = await readCalendarFile(fileURLToPath(BUNDLED_CALENDAR_URL), { now: ist(MON, '09:00') });
+    const nse = createExchangeCalendar(data);
+    const builder = new CandleBuilder({ interval: 5, calendar: nse });
+    builder.push(tick(ist('2026-01-26', '10:00'), 1));
+    expect(builder.accepted).toBe(false);
+    builder.push(tick(ist('2026-01-27', '09:17'), 2));
+    expect(builder.flush()).toMatchObject({ time: ist('2026-01-27', '09:15'), open: 2 });
+  });
+
+  it('with the always-open calendar: night ticks form candles on the 09:15-aligned grid', () => {
+    const builder = new CandleBuilder({ interval: 15, calendar: alwaysOpenCalendar });
+    builder.push(tick(ist(MON, '02:07'), 1));
+    expect(builder.flush()).toMatchObject({ time: ist(MON, '02:00'), open: 1 });
   });
 
   // Ticks spread over a Friday, the weekend and a Monday, inside and outside the session, at times that are
