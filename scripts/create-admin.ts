@@ -38,13 +38,14 @@ async function main(): Promise<void> {
     if (!password.success) fail(`--password: ${password.error.issues[0]?.message ?? 'invalid'}`);
   }
 
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) fail(err.message);
-    throw err;
-  }
+  const config = (() => {
+    try {
+      return loadConfig();
+    } catch (err) {
+      if (err instanceof ConfigError) fail(err.message);
+      throw err;
+    }
+  })();
   const db = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   try {
     await migrateLatest(db);

@@ -83,7 +83,7 @@ export const envSchema = z.object({
   /** Where the SQLite file, generated secrets (JWT key, encryption key) and uploads live. */
   DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
   /** `postgres://…` switches to PostgreSQL; unset means SQLite in DATA_DIR. */
-  DATABASE_URL: optional(url(/^(postgres|postgresql|sqlite|file):$/, 'postgres://user:pass@host:5432/db')),
+  DATABASE_URL: optional(url(/^postgres(ql)?:$/, 'postgres://user:pass@host:5432/db')),
   /** The address people reach the app at: used in e-mailed links and for the default admin's domain. Defaults to http://HOST:PORT. */
   PUBLIC_URL: optional(url(/^https?:$/, 'https://optionpilot.example.com')),
   /** Trust X-Forwarded-For / X-Forwarded-Proto from a reverse proxy (only when one is in front). */

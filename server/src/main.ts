@@ -1,19 +1,21 @@
 // Process entry (bundled to server/dist/main.js): config → database (migrated) → listen → graceful shutdown.
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, type Config } from './config';
 import { startServer } from './app';
 import { createLogger } from './logger';
 
-async function main(): Promise<void> {
-  let config;
+/** The validated configuration, or exit 1 with the message naming each invalid variable. */
+function configOrExit(): Config {
   try {
-    config = loadConfig();
+    return loadConfig();
   } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
   }
+}
+
+async function main(): Promise<void> {
+  const config = configOrExit();
   const logger = createLogger({ level: config.logLevel });
   const server = await startServer(config, { logger });
   logger.info(

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { ROOMS } from '../contract';
 import type { Deps } from '../deps';
-import { AppError } from '../errors';
+import { AppError, validationError } from '../errors';
 import { authenticateToken } from '../services/sessions';
 import type { RealtimeServer } from './publisher';
 
@@ -51,12 +51,8 @@ export function attachGateway(props: { io: RealtimeServer; deps: Deps }): void {
       const reply: SyncAck = typeof ack === 'function' ? (ack as SyncAck) : () => {};
       const parsed = syncRequestSchema.safeParse(payload);
       if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        reply({
-          ok: false,
-          error: 'validation_failed',
-          message: `${issue?.path.join('.') || 'payload'}: ${issue?.message ?? 'invalid'}`,
-        });
+        const error = validationError(parsed.error, 'payload');
+        reply({ ok: false, error: error.id, message: error.message });
         return;
       }
       // Topics nobody has registered a snapshot for yet are acknowledged without data.
