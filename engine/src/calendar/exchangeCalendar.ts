@@ -1,5 +1,5 @@
 import type { CalendarData, CalendarYear } from './calendarData';
-import { addDays, istDate, istDateTime, parseHhMm, weekdayOf } from './ist';
+import { addDays, IST_OFFSET_MS, istDate, istDateTime, parseHhMm, weekdayOf } from './ist';
 import { DEFAULT_TRADING_WINDOW } from './marketCalendar';
 import type { MarketCalendar, SessionWindow, TradingWindowOptions } from './marketCalendar';
 
@@ -14,6 +14,8 @@ export interface ExchangeCalendar extends MarketCalendar {
   /** holiday name for a date, if the data names one */
   holidayName(date: string): string | undefined;
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** How far the trading-day searches look before deciding the data is broken (no session for a whole year). */
 const MAX_SEARCH_DAYS = 366;
@@ -79,34 +81,57 @@ export function createExchangeCalendar(
     throw new RangeError(`no trading day within ${MAX_SEARCH_DAYS} days of ${date}`);
   }
 
+  interface DayInfo {
+    readonly sessions: readonly SessionWindow[];
+    readonly open: number;
+    /** entry window (exclusive start, inclusive end) and square-off; null on a day without a regular session */
+    readonly entry: { readonly start: number; readonly end: number; readonly squareOff: number } | null;
+  }
+
+  function computeDay(date: string): DayInfo {
+    const sessions = sessionsOn(date);
+    const times = regularTimes(date);
+    // Candles align to the day's first session; a closed day still gets the regular open so the grid is stable.
+    const open = sessions[0]?.open ?? istDateTime(date, times.open);
+    // Entries are a regular-session rule: special sessions (Muhurat) are too short and thin to trade the strategy.
+    const entry = hasRegularSession(date)
+      ? {
+          start: istDateTime(date, entryStart),
+          end: istDateTime(date, Math.min(entryEnd, times.close)),
+          squareOff: istDateTime(date, Math.min(squareOff, times.close)),
+        }
+      : null;
+    return { sessions, open, entry };
+  }
+
+  // The session questions are asked for every tick, nearly always about the same day: remember the last one.
+  let cachedDay = Number.NaN;
+  let cachedInfo: DayInfo | undefined;
+  function dayOf(time: number): DayInfo {
+    const day = Math.floor((time + IST_OFFSET_MS) / DAY_MS);
+    if (day !== cachedDay || !cachedInfo) {
+      cachedInfo = computeDay(istDate(time));
+      cachedDay = day;
+    }
+    return cachedInfo;
+  }
+
   return {
     isInSession(time) {
-      return sessionsOn(istDate(time)).some((s) => s.open <= time && time < s.close);
+      return dayOf(time).sessions.some((s) => s.open <= time && time < s.close);
     },
-    sessionOpen(time) {
-      const date = istDate(time);
-      const first = sessionsOn(date)[0];
-      // Candles align to the day's first session; a closed day still gets the regular open so the grid is stable.
-      return first ? first.open : istDateTime(date, regularTimes(date).open);
-    },
+    sessionOpen: (time) => dayOf(time).open,
     tradingDate: istDate,
     isInEntryWindow(time) {
-      const date = istDate(time);
-      // Entries are a regular-session rule: special sessions (Muhurat) are too short and thin to trade the strategy.
-      if (!hasRegularSession(date)) return false;
-      const end = Math.min(entryEnd, regularTimes(date).close);
-      return time > istDateTime(date, entryStart) && time <= istDateTime(date, end);
+      const entry = dayOf(time).entry;
+      return entry !== null && time > entry.start && time <= entry.end;
     },
     isTradingDay(date) {
       return hasRegularSession(date) || specialsOn(date).length > 0;
     },
     hasRegularSession,
     sessionsOn,
-    squareOffTime(time) {
-      const date = istDate(time);
-      if (!hasRegularSession(date)) return null;
-      return istDateTime(date, Math.min(squareOff, regularTimes(date).close));
-    },
+    squareOffTime: (time) => dayOf(time).entry?.squareOff ?? null,
     hasYear: (year) => data.years[String(year)] !== undefined,
     previousTradingDay: (date) => step(date, -1),
     nextTradingDay: (date) => step(date, 1),
