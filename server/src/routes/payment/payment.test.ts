@@ -222,6 +222,20 @@ describe.each(testDialects())('payment API in test mode (%s)', (dialect) => {
       expect(again.status).toBe(400);
     });
 
+    it('extends once when the same checkout result is verified twice at the same time', async () => {
+      const user = await signUp('race');
+      const { id } = await order(user.token);
+      const result = await checkout(user.token, id);
+      const both = await Promise.all([
+        call('POST', '/api/payment/verify', { token: user.token, body: result }),
+        call('POST', '/api/payment/verify', { token: user.token, body: result }),
+      ]);
+      expect(both.map((r) => r.status)).toEqual([200, 200]);
+      expect(await listSubscriptionsForUser(db(), user.id)).toHaveLength(1);
+      expect(await listPayments(db(), { userId: user.id })).toHaveLength(1);
+      expect((await findUserById(db(), user.id))?.subscription_end_at).toBe(addMonths(NOW, 1));
+    });
+
     it('renews from the current end date while it runs, and from now once it has lapsed', async () => {
       const user = await signUp('renews');
       const pay = async (token: string) => {
