@@ -54,6 +54,9 @@ export function openDatabase(options: OpenDatabaseOptions): Database {
     const knex = knexFactory({
       client: 'pg',
       connection: { connectionString: options.databaseUrl, types: pgTypes },
+      // A failed query's message would otherwise embed its bound values (a password hash, a sealed secret) and
+      // reach the logs.
+      compileSqlOnError: false,
       ...(options.searchPath ? { searchPath: [options.searchPath] } : {}),
       pool: { min: 0, max: 10 },
     });
@@ -65,6 +68,7 @@ export function openDatabase(options: OpenDatabaseOptions): Database {
     client: 'better-sqlite3',
     connection: { filename: join(options.dataDir, SQLITE_FILE_NAME) },
     useNullAsDefault: true,
+    compileSqlOnError: false,
     // SQLite allows one writer; a single pooled connection serialises all work through Knex. Consequence (STYLE
     // §8): inside a transaction, query only through `trx` — the global instance would wait for the same connection.
     pool: {
