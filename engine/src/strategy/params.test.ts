@@ -121,6 +121,14 @@ describe('describeStrategy', () => {
     expect(rules.join(' ')).toContain('closed at 15:20 IST');
   });
 
+  it('describes demo mode (always-open calendar) without session hours or square-off', () => {
+    const text = describeStrategy(DEFAULT_STRATEGY_PARAMS, { alwaysOpen: true }).join(' ');
+    expect(text).toContain('Demo mode: every moment counts as market hours.');
+    expect(text).toContain('signals can form at any time of day');
+    expect(text).not.toContain('15:00');
+    expect(text).not.toContain('15:15');
+  });
+
   it('uses singular wording for one candle and one point', () => {
     const text = describeStrategy({ ...DEFAULT_STRATEGY_PARAMS, consecutiveCandles: 1, entryOffset: 1 }).join(
       ' ',
