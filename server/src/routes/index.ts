@@ -12,12 +12,14 @@ import { contactRouter } from './contact/router';
 import { paymentRouter } from './payment/router';
 import { pingRouter } from './ping/router';
 import { userRouter } from './user/router';
-import { createStoredTradingHooks, type TradingHooks } from './user/tradingHooks';
+import type { TradingHooks } from './user/tradingHooks';
+import { marketRouter } from './market/router';
+import { strategyRouter } from './strategy/router';
 import { createPaymentGateway, type PaymentGateway } from '../payments/gateway';
 
 /** Services the routers use that app.ts may supply; the defaults work without them. */
 export interface ApiOptions {
-  /** the trading service (`botStatus`, `onUserChanged`); default: answers from stored settings only */
+  /** the trading service (`botStatus`, `onUserChanged`); default: the engine's service, `deps.trading` */
   trading?: TradingHooks;
   /** default: Razorpay when RAZORPAY_KEY_ID/SECRET are set, else payment test mode */
   paymentGateway?: PaymentGateway;
@@ -26,7 +28,7 @@ export interface ApiOptions {
 /** The /api router: every resource. */
 export function apiRouter(deps: Deps, startedAt: number, options: ApiOptions = {}): Router<AppState> {
   const api = new Router<AppState>({ prefix: '/api' });
-  const trading = options.trading ?? createStoredTradingHooks(deps);
+  const trading = options.trading ?? deps.trading;
   for (const resource of [
     authRouter(deps),
     adminSetupRouter(deps),
@@ -35,6 +37,8 @@ export function apiRouter(deps: Deps, startedAt: number, options: ApiOptions = {
     userRouter(deps, trading),
     paymentRouter(deps, options.paymentGateway ?? createPaymentGateway(deps.config), trading),
     contactRouter(deps),
+    marketRouter(deps),
+    strategyRouter(deps),
     pingRouter(),
   ]) {
     api.use(resource.routes(), resource.allowedMethods());

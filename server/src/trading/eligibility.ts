@@ -6,8 +6,11 @@ import type { TradingSettingsRow, UserRow, UserSettingsRow } from '../db';
 export type TradeSide = 'CALL' | 'PUT';
 
 export interface EligibilityInput {
-  /** engine time, epoch ms */
-  now: number;
+  /**
+   * wall-clock time, epoch ms: subscriptions end on real dates, even while a simulation runs its engine clock
+   * faster than real time
+   */
+  wallNow: number;
   user: Pick<UserRow, 'subscription_status' | 'subscription_end_at' | 'disabled_at'>;
   settings: Pick<UserSettingsRow, 'auto_trading' | 'trading_start' | 'trading_end'>;
   trading: Pick<TradingSettingsRow, 'bot_enabled' | 'mode'>;
@@ -21,7 +24,7 @@ export interface EligibilityInput {
    * session, so a clock-time window would make the night demo useless)
    */
   enforceTradingHours: boolean;
-  /** the IST wall-clock time of `now`, `HH:MM` */
+  /** the IST time of the engine clock, `HH:MM` */
   istTime: string;
   dailyLossLocked: boolean;
   positionOpen: boolean;
@@ -45,7 +48,7 @@ export function evaluateEligibility(input: EligibilityInput): Eligibility {
   const { user, settings, trading, global } = input;
   if (user.disabled_at !== null) return no('Account disabled');
   if (user.subscription_status !== 'active') return no('Subscription inactive');
-  if (user.subscription_end_at === null || user.subscription_end_at <= input.now)
+  if (user.subscription_end_at === null || user.subscription_end_at <= input.wallNow)
     return no('Subscription expired');
   if (!trading.bot_enabled) return no('Bot is switched off');
   if (!settings.auto_trading) return no('Auto trading is off in Settings');

@@ -46,6 +46,7 @@ import type {
   UserStatsDto,
 } from '../contract';
 import type { Config } from '../config';
+import { systemClock, type Clock } from '../clock';
 import type { Logger } from '../logger';
 import {
   adminControlValues,
@@ -109,6 +110,8 @@ export interface TradingServiceOptions {
   health?: HealthRegistry;
   /** real-time scheduler of throttles and periodic work (default asyncScheduler) */
   realtime?: SchedulerLike;
+  /** wall clock for subscription validity (default the system clock) */
+  clock?: Clock;
 }
 
 export interface TradingService {
@@ -180,6 +183,7 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
   const { db, config, publisher, logger } = options;
   const log = logger.child({ module: 'trading' });
   const realtime = options.realtime ?? asyncScheduler;
+  const clock = options.clock ?? systemClock;
   const knex = db.knex;
 
   let controls: Controls = {
@@ -271,7 +275,7 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
       else risk.halt();
     }
     if (running && previous.params.tradingEnabled !== params.tradingEnabled) {
-      for (const row of await listBotEnabledSettings(knex)) await pushBotStatus(row.user_id);
+      background('bot status push', pushAllBotStatuses());
     }
   }
 
@@ -288,7 +292,7 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
   async function eligibility(candidate: Candidate, now: number, side?: TradeSide): Promise<Eligibility> {
     const accountId = String(candidate.user.id);
     return evaluateEligibility({
-      now,
+      wallNow: clock.now(),
       user: candidate.user,
       settings: candidate.settings,
       trading: candidate.trading,
@@ -314,7 +318,8 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
   }
 
   async function botStatus(userId: number): Promise<BotStatusDetailDto> {
-    if (!controlsLoaded) await loadControls();
+    // Read the controls fresh: a status must reflect an admin's pause at once, whoever changed the row.
+    await loadControls();
     const candidate = await loadCandidate(userId);
     const globalTradingEnabled = controls.params.tradingEnabled;
     if (candidate === undefined) {
@@ -350,6 +355,10 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
   function unrealisedPnlPaise(userId: number): number {
     const account = risk?.account(String(userId));
     return account ? toPaise(Object.values(account.unrealised).reduce((sum, v) => sum + v, 0)) : 0;
+  }
+
+  async function pushAllBotStatuses(): Promise<void> {
+    for (const row of await listBotEnabledSettings(knex)) await pushBotStatus(row.user_id);
   }
 
   async function statsFor(userId: number): Promise<UserStatsDto> {
