@@ -5,3 +5,5 @@ export * from './syntheticQuotes';
 export * from './quoteBook';
 export * from './simulatedMarket';
 export * from './simulatedFeed';
+export * from './csvTicks';
+export * from './replayFeed';
