@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_OPTIONS, fdsNeeded, parseBenchArgs, processesForFdLimit, spread, UsageError } from './args';
+
+describe('parseBenchArgs', () => {
+  it('defaults to 1,000 clients over 4 processes for 60 s, every phase', () => {
+    const options = parseBenchArgs([]);
+    expect(options).toEqual(DEFAULT_OPTIONS);
+    expect(options).toMatchObject({ clients: 1000, processes: 4, durationS: 60, json: false });
+    expect(options.phases).toEqual(['product', 'rest', 'baseline']);
+  });
+
+  it('reads --flag value and --flag=value', () => {
+    const options = parseBenchArgs([
+      '--clients',
+      '100',
+      '--processes=2',
+      '--duration',
+      '600',
+      '--rest-seconds=0',
+      '--json',
+    ]);
+    expect(options).toMatchObject({ clients: 100, processes: 2, durationS: 600, restSeconds: 0, json: true });
+  });
+
+  it('runs phases in the fixed order whatever order they are typed in', () => {
+    expect(parseBenchArgs(['--phases', 'baseline,product']).phases).toEqual(['product', 'baseline']);
+  });
+
+  it.each([
+    [['--clients', 'abc'], /whole number/],
+    [['--clients', '-5'], /needs a value|whole number/],
+    [['--clients', '0'], /between 1 and/],
+    [['--clients'], /needs a value/],
+    [['--processes', '8', '--clients', '4'], /cannot exceed/],
+    [['--phases', 'product,nope'], /unknown phase "nope"/],
+    [['--log-level', 'loud'], /--log-level/],
+    [['--json=yes'], /takes no value/],
+    [['--bogus'], /unknown option/],
+  ])('refuses %j with a message naming the problem', (argv, message) => {
+    expect(() => parseBenchArgs(argv)).toThrow(UsageError);
+    expect(() => parseBenchArgs(argv)).toThrow(message);
+  });
+
+  it('never signs in more users than there are clients', () => {
+    expect(parseBenchArgs(['--clients', '2', '--processes', '1', '--users', '10']).users).toBe(2);
+  });
+});
+
+describe('spreading clients', () => {
+  it('splits as evenly as possible and loses nobody', () => {
+    expect(spread(1000, 4)).toEqual([250, 250, 250, 250]);
+    expect(spread(10, 3)).toEqual([4, 3, 3]);
+    expect(spread(10, 3).reduce((a, b) => a + b, 0)).toBe(10);
+  });
+
+  it('adds processes when the open-files limit is too low for the requested spread', () => {
+    // 1,000 sockets in 4 processes need 250 + margin each; a soft limit of 256 fits 128 per process → 8 processes.
+    expect(processesForFdLimit(1000, 4, 256)).toBe(8);
+    expect(processesForFdLimit(1000, 4, 20_000)).toBe(4);
+    expect(processesForFdLimit(1000, 4, fdsNeeded(0))).toBeNull();
+  });
+});

@@ -1,0 +1,599 @@
+// `npm run bench:live`: the live load benchmark (docs/performance.md). It builds the server if stale, starts the real
+// product (`node server/dist/main.js`) on 127.0.0.1 with a temporary DATA_DIR and SIM_SPEED=1, signs in a few users,
+// spreads N Socket.IO clients over P child processes and records tick-to-client latency and server memory; then
+// measures REST at a fixed rate (`/api/user/stats` beside the bare `/api/ping`); then runs the same clients against
+// a bare Socket.IO server broadcasting the same payload at the same rate (the baseline), and prints the comparison.
+// Every wait is bounded, children die with the bench (exit, Ctrl-C, a watchdog), and the exit code is 0 whenever
+// the run completed, whatever the figures: a missed target is a finding, not an error.
+import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import {
+  fdsNeeded,
+  parseBenchArgs,
+  processesForFdLimit,
+  spread,
+  USAGE,
+  UsageError,
+  type BenchOptions,
+} from './args';
+import { ownOpenFilesLimit, readCpuTicks, readMemory, type MemorySample } from './proc';
+import type { BareServerReport, ConnectReport, WorkerCommand, WorkerResult } from './protocol';
+import {
+  renderReport,
+  summarizeMemory,
+  type BenchReport,
+  type RestResult,
+  type SocketPhaseResult,
+} from './report';
+import { createHistogram, fromWire, mergeInto, summarize } from './stats';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = join(HERE, '../..');
+const SERVER_MAIN = join(ROOT, 'server/dist/main.js');
+
+/** The product's settings for the run; the baseline copies the tick interval they imply. */
+const PRODUCT_ENV = {
+  SIM_SPEED: '1',
+  SIM_SEED: '20260101',
+  SIM_SESSION: 'always',
+  FEED: 'sim',
+  TICK_BROADCAST_MS: '250',
+} as const;
+/** The simulated feed ticks once per virtual second (engine/src/feeds/simulatedFeed.ts, `tickIntervalMs`). */
+const SIM_TICK_INTERVAL_MS = 1000;
+/** Linux reports CPU time in clock ticks of 1/100 s (USER_HZ) on every mainstream architecture. */
+const CLOCK_TICKS_PER_S = 100;
+const CONNECT_CONCURRENCY = 25;
+const CONNECT_TIMEOUT_MS = 20_000;
+const REST_CONNECTIONS = 32;
+const REST_WARMUP_S = 3;
+const BENCH_PASSWORD = 'BenchPassw0rd';
+
+const started = Date.now();
+const children = new Set<ChildProcess>();
+const tempDirs: string[] = [];
+let quiet = false;
+
+function log(message: string): void {
+  if (!quiet)
+    process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${message}\n`);
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function track<T extends ChildProcess>(child: T): T {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+function killAll(): void {
+  for (const child of children) child.kill('SIGKILL');
+}
+
+function cleanup(): void {
+  killAll();
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+// The bench owns its children: whatever ends it (normal exit, error, Ctrl-C, kill) takes them down too.
+process.on('exit', cleanup);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    process.stderr.write(`\nbench:live: ${signal}, stopping children\n`);
+    cleanup();
+    process.exit(130);
+  });
+}
+
+/** Resolves with the child's first message accepted by `pick`; rejects on timeout, exit or a reported error. */
+function nextMessage<T>(
+  child: ChildProcess,
+  what: string,
+  timeoutMs: number,
+  pick: (message: unknown) => T | undefined,
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+    };
+    const onMessage = (message: unknown) => {
+      if (isRecord(message) && message.type === 'error') {
+        done();
+        reject(new Error(`${what}: ${String(message.message)}`));
+        return;
+      }
+      const picked = pick(message);
+      if (picked !== undefined) {
+        done();
+        resolve(picked);
+      }
+    };
+    const onExit = (code: number | null, signal: string | null) => {
+      done();
+      reject(new Error(`${what}: the child exited (code ${code}, signal ${signal})`));
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`${what}: no answer within ${Math.round(timeoutMs / 1000)} s`));
+    }, timeoutMs);
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/** Waits for a child to exit, killing it after `graceMs`. */
+async function stopChild(child: ChildProcess, signal: NodeJS.Signals, graceMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill(signal);
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function forkTs(file: string, args: string[] = []): ChildProcess {
+  return track(
+    fork(join(HERE, file), args, {
+      cwd: ROOT,
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    }),
+  );
+}
+
+// ---- the product ---------------------------------------------------------------------------------------------
+
+function buildServer(): void {
+  log('building the server if stale (scripts/build.mjs --server-only)');
+  // stdout of the build goes to our stderr: with --json, stdout carries only the result.
+  const result = spawnSync(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--server-only'], {
+    cwd: ROOT,
+    stdio: ['ignore', 2, 2],
+    timeout: 180_000,
+  });
+  if (result.status !== 0 || !existsSync(SERVER_MAIN)) {
+    throw new Error(
+      `the server build failed (exit ${result.status}); run npm run build -- --server-only to see why`,
+    );
+  }
+}
+
+interface Product {
+  child: ChildProcess;
+  url: string;
+  logFile: string;
+}
+
+async function startProduct(options: BenchOptions, profileDir: string | null): Promise<Product> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'optionpilot-bench-'));
+  tempDirs.push(dataDir);
+  const port = await freePort();
+  const logFile = join(dataDir, 'server.log');
+  const fd = openSync(logFile, 'a');
+  // A minimal environment on purpose: an inherited DATABASE_URL, SMTP_URL or Razorpay key would send the bench's
+  // traffic somewhere other than this machine.
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: options.logLevel,
+    ...PRODUCT_ENV,
+  };
+  const nodeArgs = ['--enable-source-maps'];
+  if (profileDir !== null) nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
+  const child = track(
+    spawn(process.execPath, [...nodeArgs, SERVER_MAIN], { cwd: ROOT, env, stdio: ['ignore', fd, fd] }),
+  );
+  closeSync(fd);
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) break;
+    try {
+      const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2000) });
+      if (res.ok) {
+        log(`product up at ${url} (pid ${child.pid}, log ${logFile})`);
+        return { child, url, logFile };
+      }
+    } catch {
+      // not listening yet
+    }
+    await sleep(250);
+  }
+  throw new Error(`the product did not become healthy within 60 s; its log:\n${tail(logFile, 20)}`);
+}
+
+function tail(file: string, lines: number): string {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+async function postJson(
+  url: string,
+  body: unknown,
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const json: unknown = await res.json().catch(() => ({}));
+  return { status: res.status, json: isRecord(json) ? json : {} };
+}
+
+/** Registers `count` users and signs each in; returns one token per user (every socket authenticates with one). */
+async function signInUsers(url: string, count: number): Promise<string[]> {
+  const tokens: string[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const email = `bench${i}@bench.example.com`;
+    const registered = await postJson(`${url}/api/auth/register`, {
+      firstName: 'Bench',
+      lastName: `User ${i}`,
+      email,
+      phone: `98765${String(10_000 + i).slice(-5)}`,
+      password: BENCH_PASSWORD,
+    });
+    if (registered.status !== 201) {
+      throw new Error(`registering ${email} failed: ${registered.status} ${JSON.stringify(registered.json)}`);
+    }
+    const login = await postJson(`${url}/api/auth/login`, { email, password: BENCH_PASSWORD });
+    if (login.status !== 200 || typeof login.json.token !== 'string') {
+      throw new Error(`signing in ${email} failed: ${login.status} ${JSON.stringify(login.json)}`);
+    }
+    tokens.push(login.json.token);
+  }
+  log(`${count} users registered and signed in`);
+  return tokens;
+}
+
+// ---- socket phases -------------------------------------------------------------------------------------------
+
+async function runSocketPhase(props: {
+  label: 'product' | 'baseline';
+  url: string;
+  serverPid: number;
+  tokens: readonly string[];
+  options: BenchOptions;
+  processes: number;
+}): Promise<SocketPhaseResult> {
+  const { label, url, serverPid, tokens, options, processes } = props;
+  const idle = readMemory(serverPid);
+  const counts = spread(options.clients, processes);
+  let offset = 0;
+  const workers = counts.map((count) => {
+    const worker = forkTs('client-worker.ts');
+    // Round-robin over the users so each user's sockets are spread over every process.
+    const own = Array.from({ length: count }, (_, i) => tokens[(offset + i) % tokens.length] ?? '');
+    offset += count;
+    const command: WorkerCommand = {
+      type: 'connect',
+      url,
+      tokens: own,
+      concurrency: CONNECT_CONCURRENCY,
+      timeoutMs: CONNECT_TIMEOUT_MS,
+    };
+    worker.send(command);
+    return worker;
+  });
+  log(`${label}: connecting ${options.clients} clients over ${processes} processes`);
+  const connectBudgetMs =
+    60_000 + Math.ceil(options.clients / processes / CONNECT_CONCURRENCY) * CONNECT_TIMEOUT_MS;
+  const connected = await Promise.all(
+    workers.map((w, i) =>
+      nextMessage<ConnectReport>(w, `${label} worker ${i} connecting`, connectBudgetMs, (m) =>
+        isRecord(m) && m.type === 'connected' ? (m as unknown as ConnectReport) : undefined,
+      ),
+    ),
+  );
+  const ok = connected.reduce((n, c) => n + c.ok, 0);
+  const connectMs = Math.max(...connected.map((c) => c.ms));
+  const connectErrors = [...new Set(connected.flatMap((c) => c.errors))];
+  log(`${label}: ${ok}/${options.clients} connected in ${(connectMs / 1000).toFixed(1)} s`);
+  for (const e of connectErrors) log(`${label}: connect error ${e}`);
+
+  if (options.warmupS > 0) {
+    log(`${label}: warming up ${options.warmupS} s`);
+    await sleep(options.warmupS * 1000);
+  }
+  const record: WorkerCommand = { type: 'record' };
+  for (const w of workers) w.send(record);
+  const recordStart = Date.now();
+  const cpuStart = readCpuTicks(serverPid);
+  const samples: MemorySample[] = [];
+  const first = readMemory(serverPid);
+  if (first) samples.push(first);
+  log(`${label}: recording ${options.durationS} s`);
+  // One memory sample a second for exactly the recorded window; a progress line every 30 s for long soaks.
+  for (let s = 1; s <= options.durationS; s += 1) {
+    await sleep(recordStart + s * 1000 - Date.now());
+    const sample = readMemory(serverPid);
+    if (sample) samples.push(sample);
+    if (s % 30 === 0 && s < options.durationS) {
+      log(`${label}: ${s}/${options.durationS} s, server RSS ${sample?.rssMb.toFixed(1) ?? '?'} MB`);
+    }
+  }
+  const stop: WorkerCommand = { type: 'stop' };
+  const results = await Promise.all(
+    workers.map((w, i) => {
+      const result = nextMessage<WorkerResult>(w, `${label} worker ${i} reporting`, 30_000, (m) =>
+        isRecord(m) && m.type === 'result' ? (m as unknown as WorkerResult) : undefined,
+      );
+      w.send(stop);
+      return result;
+    }),
+  );
+  const recordedS = (Date.now() - recordStart) / 1000;
+  const cpuEnd = readCpuTicks(serverPid);
+  await Promise.all(workers.map((w) => stopChild(w, 'SIGTERM', 5000)));
+
+  const latency = createHistogram();
+  const events: Record<string, number> = {};
+  for (const r of results) {
+    mergeInto(latency, fromWire(r.latency));
+    for (const [name, n] of Object.entries(r.events)) events[name] = (events[name] ?? 0) + n;
+  }
+  const perClientRate = (n: number) => (ok > 0 ? n / ok / recordedS : 0);
+  const summary: SocketPhaseResult = {
+    label,
+    clients: options.clients,
+    connected: ok,
+    failed: options.clients - ok,
+    connectErrors,
+    connectMs,
+    recordedS,
+    latency: summarize(latency),
+    ticksPerSecond: results.reduce((n, r) => n + r.distinctTicks, 0) / results.length / recordedS,
+    eventsPerClientPerS: Object.fromEntries(
+      Object.entries(events).map(([name, n]) => [name, perClientRate(n)]),
+    ),
+    disconnects: results.reduce((n, r) => n + r.disconnects, 0),
+    serverCpuPercent:
+      cpuStart === null || cpuEnd === null
+        ? null
+        : ((cpuEnd - cpuStart) / CLOCK_TICKS_PER_S / recordedS) * 100,
+    clientsCpuPercent: (results.reduce((n, r) => n + r.cpuMs, 0) / 1000 / recordedS) * 100,
+    load1: loadavg()[0] ?? 0,
+    memory: summarizeMemory(samples, idle?.rssMb ?? null),
+  };
+  log(
+    `${label}: p50 ${summary.latency?.p50 ?? '–'} ms, p99 ${summary.latency?.p99 ?? '–'} ms over ` +
+      `${summary.latency?.count ?? 0} samples`,
+  );
+  return summary;
+}
+
+async function startBareServer(intervalMs: number): Promise<{ child: ChildProcess; url: string }> {
+  const child = forkTs('bare-server.ts', [String(intervalMs)]);
+  const port = await nextMessage<number>(child, 'bare server starting', 30_000, (m) =>
+    isRecord(m) && m.type === 'listening' ? (m as unknown as BareServerReport).port : undefined,
+  );
+  log(`bare server up at 127.0.0.1:${port} (pid ${child.pid}), broadcasting every ${intervalMs} ms`);
+  return { child, url: `http://127.0.0.1:${port}` };
+}
+
+// ---- REST ----------------------------------------------------------------------------------------------------
+
+async function measureRest(props: {
+  url: string;
+  path: string;
+  token: string | null;
+  rate: number;
+  seconds: number;
+}): Promise<RestResult> {
+  const { url, path, token, rate, seconds } = props;
+  const run = (duration: number) =>
+    autocannon({
+      url: `${url}${path}`,
+      connections: REST_CONNECTIONS,
+      overallRate: rate,
+      duration,
+      timeout: 10,
+      headers: token === null ? {} : { authorization: `Bearer ${token}` },
+    });
+  // A short unmeasured run first: JIT, connection setup and SQLite's page cache are not what the target is about.
+  await run(REST_WARMUP_S);
+  const result = await run(seconds);
+  const summary: RestResult = {
+    path,
+    targetRate: rate,
+    achievedRate: result.requests.total / result.duration,
+    requests: result.requests.total,
+    p50: result.latency.p50,
+    p90: result.latency.p90,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    load1: loadavg()[0] ?? 0,
+  };
+  log(
+    `REST ${path}: ${summary.achievedRate.toFixed(0)} req/s, p50 ${summary.p50} ms, p99 ${summary.p99} ms, ` +
+      `non-2xx ${summary.non2xx}, errors ${summary.errors}`,
+  );
+  return summary;
+}
+
+// ---- main ----------------------------------------------------------------------------------------------------
+
+function checkFileLimits(options: BenchOptions): {
+  processes: number;
+  softLimit: number | null;
+  notes: string[];
+} {
+  const limit = ownOpenFilesLimit();
+  const notes: string[] = [];
+  if (limit === null) return { processes: options.processes, softLimit: null, notes };
+  // The server holds one descriptor per client socket (plus REST connections); children inherit our limit.
+  const serverNeeds = fdsNeeded(options.clients + REST_CONNECTIONS);
+  if (limit.soft < serverNeeds) {
+    const hint =
+      limit.hard >= serverNeeds
+        ? `raise it in this shell with \`ulimit -n ${serverNeeds}\` (the hard limit allows up to ${limit.hard})`
+        : `the hard limit is ${limit.hard}: raise it in /etc/security/limits.conf (nofile) or the service's LimitNOFILE, then \`ulimit -n ${serverNeeds}\``;
+    throw new Error(
+      `the open-files limit (ulimit -n) is ${limit.soft}, but the server needs about ${serverNeeds} descriptors ` +
+        `for ${options.clients} sockets: ${hint}, or run fewer --clients`,
+    );
+  }
+  const processes = processesForFdLimit(options.clients, options.processes, limit.soft) ?? options.processes;
+  if (processes > options.processes) {
+    notes.push(
+      `spread the clients over ${processes} processes so none exceeds the open-files limit of ${limit.soft}`,
+    );
+  }
+  return { processes, softLimit: limit.soft, notes };
+}
+
+function findProfile(dir: string): string | null {
+  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+  return file === undefined ? null : join(dir, file);
+}
+
+async function main(): Promise<void> {
+  let options: BenchOptions;
+  try {
+    options = parseBenchArgs(process.argv.slice(2));
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`bench:live: ${err.message}\n\n${USAGE}`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  if (options.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const { processes, softLimit, notes } = checkFileLimits(options);
+  const phases = new Set(options.phases);
+  const socketPhases = (phases.has('product') ? 1 : 0) + (phases.has('baseline') ? 1 : 0);
+  // Watchdog: generous per-step budgets; a bench that hangs past them is stopped with its children.
+  const budgetS =
+    300 +
+    socketPhases * (180 + options.warmupS + options.durationS) +
+    (phases.has('rest') ? 2 * (options.restSeconds + REST_WARMUP_S + 30) : 0);
+  setTimeout(() => {
+    process.stderr.write(`bench:live: still running after ${budgetS} s, giving up\n`);
+    process.exit(1);
+  }, budgetS * 1000).unref();
+
+  const report: BenchReport = {
+    clients: options.clients,
+    processes,
+    durationS: options.durationS,
+    machine: { cpus: availableParallelism(), node: process.versions.node, openFilesSoftLimit: softLimit },
+    rest: [],
+    notes,
+  };
+  const baselineIntervalMs = Math.max(
+    SIM_TICK_INTERVAL_MS / Number(PRODUCT_ENV.SIM_SPEED),
+    Number(PRODUCT_ENV.TICK_BROADCAST_MS),
+  );
+
+  if (phases.has('product') || phases.has('rest')) {
+    buildServer();
+    const profileDir = options.cpuProf ? mkdtempSync(join(tmpdir(), 'optionpilot-bench-prof-')) : null;
+    const product = await startProduct(options, profileDir);
+    const pid = product.child.pid ?? 0;
+    const tokens = await signInUsers(product.url, options.users);
+    if (phases.has('product')) {
+      report.product = await runSocketPhase({
+        label: 'product',
+        url: product.url,
+        serverPid: pid,
+        tokens,
+        options,
+        processes,
+      });
+      const rate = report.product.ticksPerSecond ?? 0;
+      if (rate === 0)
+        notes.push('the product sent no market:tick while recording: is the trading service running?');
+      else if (Math.abs(1000 / rate - baselineIntervalMs) > 0.1 * baselineIntervalMs) {
+        notes.push(
+          `the product ticked every ${(1000 / rate).toFixed(0)} ms, the baseline every ${baselineIntervalMs} ms`,
+        );
+      }
+    }
+    if (phases.has('rest') && options.restSeconds > 0) {
+      await sleep(2000); // the clients' disconnects settle before the REST measurements
+      for (const [path, token] of [
+        ['/api/ping', null],
+        ['/api/user/stats', tokens[0] ?? null],
+      ] as const) {
+        report.rest.push(
+          await measureRest({
+            url: product.url,
+            path,
+            token,
+            rate: options.restRate,
+            seconds: options.restSeconds,
+          }),
+        );
+      }
+    }
+    await stopChild(product.child, 'SIGTERM', 15_000);
+    if (profileDir !== null) {
+      const profile = findProfile(profileDir);
+      notes.push(
+        profile === null
+          ? `no CPU profile was written to ${profileDir}`
+          : `CPU profile of the product: ${profile}`,
+      );
+    }
+  }
+
+  if (phases.has('baseline')) {
+    const bare = await startBareServer(baselineIntervalMs);
+    // The bare server ignores auth, but the clients send a token anyway so they do exactly the same work.
+    report.baseline = await runSocketPhase({
+      label: 'baseline',
+      url: bare.url,
+      serverPid: bare.child.pid ?? 0,
+      tokens: ['bare-server-ignores-this-token'],
+      options,
+      processes,
+    });
+    await stopChild(bare.child, 'SIGTERM', 5000);
+  }
+
+  quiet = true;
+  process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : `\n${renderReport(report)}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`bench:live failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,269 @@
+// Result types of `npm run bench:live`, the target checks and the printed tables (pure: unit-tested).
+import type { LatencySummary, Sample } from './stats';
+import { ratio, slopePerMinute } from './stats';
+
+export const TARGETS = {
+  /** product p99 tick-to-client ≤ 1.25 × the bare server's, same clients, same machine */
+  latencyRatio: 1.25,
+  restRate: 2000,
+  restP99Ms: 10,
+  /** "flat": the second half of the run grows by less than this */
+  memorySlopeMbPerMin: 1,
+  /** shorter runs are reported but not judged: GC and JIT warm-up dominate the first minutes */
+  memoryJudgeMinS: 300,
+} as const;
+
+export interface MemorySummary {
+  /** RSS before any client connected */
+  idleMb: number | null;
+  startMb: number;
+  endMb: number;
+  peakMb: number;
+  /** least-squares slope over the whole recorded window / over its second half */
+  slopeMbPerMin: number | null;
+  lateSlopeMbPerMin: number | null;
+  anonStartMb: number | null;
+  anonEndMb: number | null;
+  samples: number;
+  spanS: number;
+}
+
+export interface SocketPhaseResult {
+  label: 'product' | 'baseline';
+  clients: number;
+  connected: number;
+  failed: number;
+  connectErrors: string[];
+  connectMs: number;
+  recordedS: number;
+  latency: LatencySummary | null;
+  /** distinct ticks per second one client saw */
+  ticksPerSecond: number | null;
+  /** events of each name per client per second */
+  eventsPerClientPerS: Record<string, number>;
+  disconnects: number;
+  serverCpuPercent: number | null;
+  clientsCpuPercent: number | null;
+  /** the machine's 1-minute load average at the end of the phase: other work competing for the CPUs */
+  load1: number;
+  memory: MemorySummary | null;
+}
+
+export interface RestResult {
+  path: string;
+  targetRate: number;
+  achievedRate: number;
+  requests: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  non2xx: number;
+  errors: number;
+  load1: number;
+}
+
+export type Verdict = 'met' | 'missed' | 'not judged';
+
+/** Summarises RSS samples taken while recording; `idleMb` is the RSS before clients connected. */
+export function summarizeMemory(
+  samples: ReadonlyArray<{ t: number; rssMb: number; anonMb: number | null }>,
+  idleMb: number | null,
+): MemorySummary | null {
+  const first = samples[0];
+  const last = samples[samples.length - 1];
+  if (first === undefined || last === undefined) return null;
+  const rss: Sample[] = samples.map((s) => ({ t: s.t, v: s.rssMb }));
+  const late = rss.slice(Math.floor(rss.length / 2));
+  return {
+    idleMb,
+    startMb: first.rssMb,
+    endMb: last.rssMb,
+    peakMb: Math.max(...samples.map((s) => s.rssMb)),
+    slopeMbPerMin: slopePerMinute(rss),
+    lateSlopeMbPerMin: slopePerMinute(late),
+    anonStartMb: first.anonMb,
+    anonEndMb: last.anonMb,
+    samples: samples.length,
+    spanS: (last.t - first.t) / 1000,
+  };
+}
+
+/** Product p99 within TARGETS.latencyRatio of the baseline's. */
+export function latencyVerdict(
+  product: SocketPhaseResult | undefined,
+  baseline: SocketPhaseResult | undefined,
+) {
+  const r = ratio(product?.latency?.p99, baseline?.latency?.p99);
+  const verdict: Verdict = r === null ? 'not judged' : r <= TARGETS.latencyRatio ? 'met' : 'missed';
+  return { ratio: r, verdict };
+}
+
+/** The REST target: at least 98 % of the asked rate (the generator's own granularity) and p99 ≤ 10 ms. */
+export function restVerdict(result: RestResult | undefined): Verdict {
+  if (result === undefined) return 'not judged';
+  const rateOk = result.achievedRate >= 0.98 * TARGETS.restRate && result.targetRate >= TARGETS.restRate;
+  const clean = result.non2xx === 0 && result.errors === 0;
+  return rateOk && clean && result.p99 <= TARGETS.restP99Ms ? 'met' : 'missed';
+}
+
+/** Memory is judged flat on runs of at least TARGETS.memoryJudgeMinS by the slope of the second half. */
+export function memoryVerdict(memory: MemorySummary | null | undefined): Verdict {
+  if (!memory || memory.spanS < TARGETS.memoryJudgeMinS || memory.lateSlopeMbPerMin === null)
+    return 'not judged';
+  return memory.lateSlopeMbPerMin <= TARGETS.memorySlopeMbPerMin ? 'met' : 'missed';
+}
+
+/** Left-aligned first column, right-aligned numbers, two spaces between columns. */
+export function formatTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+  const all = [header, ...rows];
+  const widths = header.map((_, col) => Math.max(...all.map((row) => (row[col] ?? '').length)));
+  const line = (row: readonly string[]) =>
+    row
+      .map((cell, col) => (col === 0 ? cell.padEnd(widths[col] ?? 0) : cell.padStart(widths[col] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  const rule = widths.map((w) => '-'.repeat(w)).join('  ');
+  return [line(header), rule, ...rows.map(line)].join('\n');
+}
+
+/** A number with `digits` decimals, or `–` when missing. */
+export function fmt(value: number | null | undefined, digits = 1): string {
+  return value == null || !Number.isFinite(value) ? '–' : value.toFixed(digits);
+}
+
+export interface BenchReport {
+  clients: number;
+  processes: number;
+  durationS: number;
+  machine: { cpus: number; node: string; openFilesSoftLimit: number | null };
+  product?: SocketPhaseResult;
+  baseline?: SocketPhaseResult;
+  rest: RestResult[];
+  notes: string[];
+}
+
+/** The human-readable report: latency, memory and REST tables with the targets beside the figures. */
+export function renderReport(report: BenchReport): string {
+  const out: string[] = [];
+  const phases = [report.product, report.baseline].filter((p): p is SocketPhaseResult => p !== undefined);
+  out.push(
+    `bench:live — ${report.clients} clients over ${report.processes} processes, ${report.durationS} s measured per ` +
+      `socket phase; ${report.machine.cpus} CPUs, Node ${report.machine.node}`,
+    '',
+  );
+  if (phases.length > 0) {
+    out.push('Tick-to-client latency (ms), market:tick');
+    out.push(
+      formatTable(
+        [
+          'server',
+          'clients ok',
+          'samples',
+          'p50',
+          'p90',
+          'p99',
+          'max',
+          'ticks/s',
+          'server CPU %',
+          'drops',
+          'load',
+        ],
+        phases.map((p) => [
+          p.label,
+          `${p.connected}/${p.clients}`,
+          String(p.latency?.count ?? 0),
+          fmt(p.latency?.p50),
+          fmt(p.latency?.p90),
+          fmt(p.latency?.p99),
+          fmt(p.latency?.max),
+          fmt(p.ticksPerSecond, 2),
+          fmt(p.serverCpuPercent, 0),
+          String(p.disconnects),
+          fmt(p.load1),
+        ]),
+      ),
+    );
+    const { ratio: r, verdict } = latencyVerdict(report.product, report.baseline);
+    out.push(
+      `p99 ratio product/baseline: ${fmt(r, 2)} (target ≤ ${TARGETS.latencyRatio}) → ${verdict}`,
+      '',
+      'Server memory (RSS, MB) while the clients were connected',
+    );
+    out.push(
+      formatTable(
+        [
+          'server',
+          'idle',
+          'start',
+          'end',
+          'peak',
+          'slope MB/min',
+          '2nd-half slope',
+          'anon start→end',
+          'span s',
+        ],
+        phases.map((p) => [
+          p.label,
+          fmt(p.memory?.idleMb),
+          fmt(p.memory?.startMb),
+          fmt(p.memory?.endMb),
+          fmt(p.memory?.peakMb),
+          fmt(p.memory?.slopeMbPerMin, 2),
+          fmt(p.memory?.lateSlopeMbPerMin, 2),
+          `${fmt(p.memory?.anonStartMb)}→${fmt(p.memory?.anonEndMb)}`,
+          fmt(p.memory?.spanS, 0),
+        ]),
+      ),
+    );
+    out.push(
+      `product memory flat (2nd-half slope ≤ ${TARGETS.memorySlopeMbPerMin} MB/min, runs ≥ ${TARGETS.memoryJudgeMinS} s): ` +
+        memoryVerdict(report.product?.memory),
+      '',
+    );
+  }
+  if (report.rest.length > 0) {
+    out.push(`REST at a fixed ${report.rest[0]?.targetRate ?? TARGETS.restRate} req/s (latency ms)`);
+    out.push(
+      formatTable(
+        ['route', 'req/s', 'requests', 'p50', 'p90', 'p99', 'max', 'non-2xx', 'errors', 'load'],
+        report.rest.map((r) => [
+          r.path,
+          fmt(r.achievedRate, 0),
+          String(r.requests),
+          fmt(r.p50, 2),
+          fmt(r.p90, 2),
+          fmt(r.p99, 2),
+          fmt(r.max, 2),
+          String(r.non2xx),
+          String(r.errors),
+          fmt(r.load1),
+        ]),
+      ),
+    );
+    out.push(
+      `/api/user/stats target (≥ ${TARGETS.restRate} req/s, p99 ≤ ${TARGETS.restP99Ms} ms): ` +
+        restVerdict(report.rest.find((r) => r.path === '/api/user/stats')),
+      '',
+    );
+  }
+  for (const p of phases) {
+    const events = Object.entries(p.eventsPerClientPerS)
+      .map(([name, rate]) => `${name} ${fmt(rate, 2)}/s`)
+      .join(', ');
+    out.push(
+      `${p.label}: connected in ${fmt(p.connectMs / 1000)} s; events per client: ${events || 'none'}; ` +
+        `client processes CPU ${fmt(p.clientsCpuPercent, 0)} %`,
+    );
+    for (const e of p.connectErrors) out.push(`  connect error: ${e}`);
+  }
+  const busiest = Math.max(0, ...phases.map((p) => p.load1), ...report.rest.map((r) => r.load1));
+  if (busiest > report.machine.cpus) {
+    out.push(
+      `note: the machine was busy (load average up to ${fmt(busiest)} on ${report.machine.cpus} CPUs): other ` +
+        'processes competed with the bench, so absolute figures are pessimistic; rerun on a quiet machine',
+    );
+  }
+  for (const note of report.notes) out.push(`note: ${note}`);
+  return out.join('\n');
+}
