@@ -217,6 +217,11 @@ export async function verifyPayment(props: {
       }
       const settled = await settlePaymentOrder(trx, order.id, 'paid', now);
       if (!settled) {
+        // PostgreSQL: a concurrent verification of this same payment settled the order while we waited for its
+        // row lock; its payment row is visible now, and this call is a repeat.
+        const winner = await findPaymentByProviderId(trx, input.razorpay_payment_id);
+        if (winner?.payment_order_id === order.id && winner.user_id === userId)
+          return { activated: false, log: null };
         throw new AppError('validation_failed', {
           message: 'razorpay_order_id: this order is already settled.',
           field: 'razorpay_order_id',
