@@ -6,15 +6,15 @@ export interface SimulatedMarketOptions {
   readonly seed: number | string;
   /** first price; default a seeded value between 24,000 and 26,000 */
   readonly startPrice?: number;
-  /** annualised volatility of the index in the quiet middle of the day (default 0.12) */
+  /** annualised volatility of the index in the quiet middle of the day (default 0.09) */
   readonly volatility?: number;
   /** extra volatility at the open, decaying over ~30 min (default 1.2 → 2.2× at 09:15) */
   readonly openBoost?: number;
   /** extra volatility into the close, rising over the last ~30 min (default 0.6) */
   readonly closeBoost?: number;
-  /** drift of a trending regime as a fraction of price per minute (default 0.00015 ≈ 3.6 points/min) */
+  /** drift of a trending regime as a fraction of price per minute (default 0.00005 ≈ 1.2 points/min) */
   readonly trendPerMinute?: number;
-  /** mean length of a regime in minutes (default 25) */
+  /** mean length of a regime in minutes (default 20) */
   readonly meanRegimeMinutes?: number;
   /** expected jumps per trading day (default 1.5) */
   readonly jumpsPerDay?: number;
@@ -48,11 +48,11 @@ const CLOSE_MINUTE = 15 * 60 + 30;
  */
 export function createSimulatedMarket(options: SimulatedMarketOptions): SimulatedMarket {
   const random = createRandom(options.seed);
-  const sigma = options.volatility ?? 0.12;
+  const sigma = options.volatility ?? 0.09;
   const openBoost = options.openBoost ?? 1.2;
   const closeBoost = options.closeBoost ?? 0.6;
-  const trend = options.trendPerMinute ?? 0.00015;
-  const meanRegimeMinutes = options.meanRegimeMinutes ?? 25;
+  const trend = options.trendPerMinute ?? 0.00005;
+  const meanRegimeMinutes = options.meanRegimeMinutes ?? 20;
   const jumpsPerDay = options.jumpsPerDay ?? 1.5;
   const jumpSize = options.jumpSize ?? 0.002;
   const gapSize = options.gapSize ?? 0.004;
