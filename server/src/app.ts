@@ -128,6 +128,7 @@ export async function startServer(config: Config, overrides: StartOverrides = {}
     publisher: realtime,
     logger,
     health,
+    clock,
     ...overrides.trading,
   });
   const deps: Deps = {

@@ -1,8 +1,16 @@
-// The market feed chosen by `FEED`: `sim` is the engine's seeded simulated NIFTY with Black–Scholes option quotes
-// on the engine clock (`SIM_SPEED`); `replay:<file>` and broker feeds are refused with a clear message until the
-// engine ships them.
+// The market feed chosen by `FEED` and the engine clock it runs on.
+// - `sim`: the engine's seeded simulated NIFTY on a scaled clock starting now (`SIM_SPEED`× real time).
+// - `replay:<file>`: the recorded CSV (ticks or 1-minute candles) played on a scaled clock that starts at the file's
+//   first timestamp, so candles and signals fall where they fell that day. Recordings carry no option prices: the
+//   engine's replay feed quotes options with Black–Scholes from the index (ATM IV 14 %, skew, r 6.5 %; see
+//   engine/src/feeds/README.md), the same model the simulation uses.
+// Broker feeds are refused with a clear message until the broker integration ships them.
+import { resolve } from 'node:path';
 import type { SchedulerLike } from 'rxjs';
+import { createScaledScheduler } from '@optionpilot/engine';
 import { createSimulatedFeed } from '@optionpilot/engine/feeds/simulatedFeed';
+import { createReplayFeed } from '@optionpilot/engine/feeds/replayFeed';
+import { readReplayFile } from '@optionpilot/engine/feeds/readReplayFile';
 import type { FeedSource } from '@optionpilot/engine/feeds/feedSource';
 import type { MarketContext } from './market';
 
@@ -11,29 +19,44 @@ export class FeedConfigError extends Error {
   override readonly name = 'FeedConfigError';
 }
 
-/** Builds the configured feed; `seed` is the simulation's seed (SIM_SEED, or a random one the caller logs). */
-export function createConfiguredFeed(props: {
+export interface ConfiguredFeed {
+  source: FeedSource;
+  /** the engine clock the feed plays on */
+  scheduler: SchedulerLike;
+}
+
+/**
+ * Builds the configured feed and its clock; `scheduler` overrides the clock (tests). `seed` is the simulation's
+ * seed (SIM_SEED, or a random one the caller logs).
+ */
+export async function createConfiguredFeed(props: {
   feed: string;
   seed: number;
-  scheduler: SchedulerLike;
+  speed: number;
   market: MarketContext;
-}): FeedSource {
-  const { feed, scheduler, market } = props;
+  scheduler?: SchedulerLike;
+}): Promise<ConfiguredFeed> {
+  const { feed, market } = props;
+  // Contracts stop trading at their expiry day's close on the exchange calendar, whatever SIM_SESSION says.
+  const quotes = { expiryInstant: (date: string) => market.expiries.expiryInstant(date) };
   if (feed === 'sim') {
-    return createSimulatedFeed({
-      seed: props.seed,
-      scheduler,
-      calendar: market.calendar,
-      // Contracts stop trading at their expiry day's close on the exchange calendar, whatever SIM_SESSION says.
-      quotes: { expiryInstant: (date) => market.expiries.expiryInstant(date) },
-    });
+    const scheduler = props.scheduler ?? createScaledScheduler({ speed: props.speed });
+    const source = createSimulatedFeed({ seed: props.seed, scheduler, calendar: market.calendar, quotes });
+    return { source, scheduler };
   }
   if (feed.startsWith('replay:')) {
-    throw new FeedConfigError(
-      `FEED=${feed}: the engine has no replay feed yet (engine/src/feeds); use FEED=sim until it lands`,
-    );
+    const path = resolve(feed.slice('replay:'.length));
+    const { ticks } = await readReplayFile(path).catch((err: unknown) => {
+      throw new FeedConfigError(`FEED=${feed}: ${err instanceof Error ? err.message : String(err)}`, {
+        cause: err,
+      });
+    });
+    const first = ticks[0];
+    if (first === undefined) throw new FeedConfigError(`FEED=${feed}: the file has no ticks`);
+    const scheduler = props.scheduler ?? createScaledScheduler({ speed: props.speed, startAt: first.time });
+    return { source: createReplayFeed({ ticks, scheduler, quotes }), scheduler };
   }
   throw new FeedConfigError(
-    `FEED=${feed}: broker feeds arrive with the broker integration; use FEED=sim (or replay:<file>)`,
+    `FEED=${feed}: broker feeds arrive with the broker integration; use FEED=sim or FEED=replay:<file>`,
   );
 }

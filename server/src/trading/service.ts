@@ -833,16 +833,30 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
   async function start(): Promise<void> {
     if (running) return;
     await loadControls();
-    const engineClock =
-      options.scheduler ?? createScaledScheduler({ speed: config.simSpeed, base: asyncScheduler });
-    scheduler = engineClock;
-    const now = engineClock.now();
-    market = createMarketContext({ mode: config.simSession, now });
+    market = createMarketContext({ mode: config.simSession, now: clock.now() });
     for (const warning of market.warnings) log.warn(warning);
     const seed = config.simSeed ?? Math.floor(Math.random() * 2 ** 31);
-    feed = options.feed ?? createConfiguredFeed({ feed: config.feed, seed, scheduler: engineClock, market });
-    if (options.feed === undefined && config.feed === 'sim')
-      log.info({ seed }, 'simulated feed seed (SIM_SEED to repeat)');
+    let source: FeedSource;
+    let engineClock: SchedulerLike;
+    if (options.feed !== undefined) {
+      source = options.feed;
+      engineClock =
+        options.scheduler ?? createScaledScheduler({ speed: config.simSpeed, base: asyncScheduler });
+    } else {
+      const configured = await createConfiguredFeed({
+        feed: config.feed,
+        seed,
+        speed: config.simSpeed,
+        market,
+        ...(options.scheduler === undefined ? {} : { scheduler: options.scheduler }),
+      });
+      source = configured.source;
+      engineClock = configured.scheduler;
+      if (config.feed === 'sim') log.info({ seed }, 'simulated feed seed (SIM_SEED to repeat)');
+    }
+    feed = source;
+    scheduler = engineClock;
+    const now = engineClock.now();
     const calendar = market.calendar;
     view = createMarketView({
       publisher,
@@ -864,7 +878,6 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
 
     subscriptions = new Subscription();
     const marketView = view;
-    const source = feed;
     subscriptions.add(
       source.ticks$.subscribe((tick) => {
         marketView.onTick(tick);
@@ -1021,12 +1034,10 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
     async strategyInfo() {
       if (!controlsLoaded) await loadControls();
       const { params, squareOffTime } = controls;
-      const rules = describeStrategy(params, { squareOffTime });
-      if (config.simSession === 'always') {
-        rules.push(
-          'Demo session mode: the market is treated as always open, so your trading hours and the square-off time are not applied.',
-        );
-      }
+      const alwaysOpen = config.simSession === 'always';
+      const rules = describeStrategy(params, { squareOffTime, alwaysOpen });
+      // The user's trading-hours setting is the server's rule, not the engine's: say that demo mode ignores it.
+      if (alwaysOpen) rules.push('Demo mode: the trading hours in your Settings are not applied.');
       return {
         name: STRATEGY_NAME,
         intervalMinutes: params.interval,
