@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { istDateTime } from './ist';
-import { BUNDLED_CALENDAR_URL, readCalendarFile } from './readCalendarFile';
+import {
+  BUNDLED_CALENDAR_URL,
+  BUNDLED_CONTRACTS_URL,
+  readCalendarFile,
+  readContractSpecsFile,
+} from './readCalendarFile';
 
 describe('readCalendarFile', () => {
   it('loads the bundled calendar with no warnings after Diwali 2026', async () => {
@@ -23,5 +28,14 @@ describe('readCalendarFile', () => {
     const invalid = join(dir, 'b.json');
     writeFileSync(invalid, JSON.stringify({ exchange: 'NSE' }));
     await expect(readCalendarFile(invalid, { now: 0 })).rejects.toThrow(`${invalid}: invalid calendar data`);
+  });
+
+  it('loads the bundled contract specs and names a bad file', async () => {
+    const specs = await readContractSpecsFile(fileURLToPath(BUNDLED_CONTRACTS_URL));
+    expect(specs.underlyings.NIFTY?.tickSize).toBe(0.05);
+    const dir = mkdtempSync(join(tmpdir(), 'contracts-'));
+    const bad = join(dir, 'c.json');
+    writeFileSync(bad, JSON.stringify({ underlyings: { NIFTY: { strikeStep: 50 } } }));
+    await expect(readContractSpecsFile(bad)).rejects.toThrow(`${bad}: invalid contract specs`);
   });
 });

@@ -2,24 +2,42 @@
 import { readFile } from 'node:fs/promises';
 import { loadCalendarData } from './calendarData';
 import type { LoadedCalendarData } from './calendarData';
+import { parseContractSpecs } from './contractSpecs';
+import type { ContractSpecs } from './contractSpecs';
 
-/** Reads and validates a calendar JSON file; the error names the file when it is missing, not JSON, or invalid. */
-export async function readCalendarFile(path: string, options: { now: number }): Promise<LoadedCalendarData> {
+async function readJsonFile(path: string): Promise<unknown> {
   const text = await readFile(path, 'utf8');
-  let json: unknown;
   try {
-    json = JSON.parse(text);
+    return JSON.parse(text);
   } catch (error) {
     throw new Error(`${path}: not valid JSON (${error instanceof Error ? error.message : String(error)})`, {
       cause: error,
     });
   }
+}
+
+function named<T>(path: string, parse: () => T): T {
   try {
-    return loadCalendarData(json, options);
+    return parse();
   } catch (error) {
     throw new Error(`${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
 }
 
+/** Reads and validates a calendar JSON file; the error names the file when it is missing, not JSON, or invalid. */
+export async function readCalendarFile(path: string, options: { now: number }): Promise<LoadedCalendarData> {
+  const json = await readJsonFile(path);
+  return named(path, () => loadCalendarData(json, options));
+}
+
+/** Reads and validates a contract-spec JSON file (expiry weekdays, lot sizes, tick size). */
+export async function readContractSpecsFile(path: string): Promise<ContractSpecs> {
+  const json = await readJsonFile(path);
+  return named(path, () => parseContractSpecs(json));
+}
+
 /** The calendar file shipped with the engine (`engine/data/nse-calendar.json`), resolved from this source file. */
 export const BUNDLED_CALENDAR_URL = new URL('../../data/nse-calendar.json', import.meta.url);
+
+/** The contract-spec file shipped with the engine (`engine/data/nse-contracts.json`). */
+export const BUNDLED_CONTRACTS_URL = new URL('../../data/nse-contracts.json', import.meta.url);

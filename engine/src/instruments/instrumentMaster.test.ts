@@ -8,6 +8,7 @@ import {
   contractFromSymbol,
   createInMemoryInstrumentMaster,
   generateInstrumentMaster,
+  resolveContract,
 } from './instrumentMaster';
 import { selectStrike } from './strikes';
 
@@ -79,5 +80,25 @@ describe('contractFromSymbol', () => {
   it('describes any canonical symbol with the dated specs', () => {
     expect(contractFromSymbol('NIFTY28NOV2424000PE', expiries)).toMatchObject({ lotSize: 75, strike: 24000 });
     expect(contractFromSymbol('garbage', expiries)).toBeUndefined();
+  });
+});
+
+describe('resolveContract', () => {
+  it('prefers the instrument master over the dated specs', () => {
+    const master = createInMemoryInstrumentMaster([
+      {
+        symbol: 'NIFTY01DEC2624000CE',
+        underlying: 'NIFTY',
+        expiry: '2026-12-01',
+        strike: 24000,
+        optionType: 'CE',
+        lotSize: 75,
+        tickSize: 0.05,
+        brokerTokens: {},
+      },
+    ]);
+    expect(resolveContract('NIFTY01DEC2624000CE', { master, expiries })?.lotSize).toBe(75);
+    expect(resolveContract('NIFTY01DEC2624050CE', { master, expiries })?.lotSize).toBe(65);
+    expect(resolveContract('NIFTY01DEC2624000CE', { expiries })?.lotSize).toBe(65);
   });
 });

@@ -116,3 +116,14 @@ export function contractFromSymbol(symbol: string, expiries: ExpiryCalendar): Op
     brokerTokens: {},
   };
 }
+
+/**
+ * The contract for a canonical symbol: the instrument master's entry when it lists one (its lot and tick size win,
+ * as the broker's master is the exchange's current word), otherwise one described from the dated contract specs.
+ */
+export function resolveContract(
+  symbol: string,
+  sources: { readonly master?: InstrumentMaster; readonly expiries: ExpiryCalendar },
+): OptionContract | undefined {
+  return sources.master?.contract(symbol) ?? contractFromSymbol(symbol, sources.expiries);
+}
