@@ -10,3 +10,4 @@ export * from './execution';
 export * from './risk';
 export * from './charges';
 export * from './feeds';
+export * from './backtest';
