@@ -24,6 +24,8 @@ export const POLICIES = {
   'session:end': anyUser,
   'password:change': anyUser,
   'user:read': ownerOrAdmin,
+  'user:update': ownerOrAdmin,
+  'payment:create': ownerOrAdmin,
   'user:promote': adminOnly,
   'admin:access': adminOnly,
 } as const satisfies Record<string, Rule>;

@@ -31,7 +31,7 @@ export function paymentRouter(deps: Deps, gateway: PaymentGateway, hooks: Tradin
     '/create-order',
     requireAuth(deps),
     rateLimit(deps, PAYMENT_BUDGETS.createOrder, userKey),
-    canOnOwnRecord('user:read'),
+    canOnOwnRecord('payment:create'),
     withBody(createOrderSchema, async (ctx, input) => {
       const { response } = await createPaymentOrder({ deps, gateway, userId: authOf(ctx).user.id, input });
       const body: CreateOrderResponse = response;
@@ -42,7 +42,7 @@ export function paymentRouter(deps: Deps, gateway: PaymentGateway, hooks: Tradin
   router.post(
     '/test-checkout',
     requireAuth(deps),
-    canOnOwnRecord('user:read'),
+    canOnOwnRecord('payment:create'),
     withBody(testCheckoutSchema, async (ctx, input) => {
       const body: CheckoutResult = await testCheckout({
         deps,
@@ -58,7 +58,7 @@ export function paymentRouter(deps: Deps, gateway: PaymentGateway, hooks: Tradin
     '/verify',
     requireAuth(deps),
     rateLimit(deps, PAYMENT_BUDGETS.verify, userKey),
-    canOnOwnRecord('user:read'),
+    canOnOwnRecord('payment:create'),
     withBody(verifyPaymentSchema, async (ctx, input) => {
       const { subscription, activated } = await verifyPayment({
         deps,

@@ -45,8 +45,9 @@ export function userRouter(deps: Deps, hooks: TradingHooks): Router<AppState> {
   // Same key as every other sealed column: ENCRYPTION_KEY, else DATA_DIR/secrets/encryption.key (0600).
   const box = createSecretBox(loadOrCreateKey(deps.config.dataDir, deps.config.encryptionKey));
   const lotSize = (now: number) => (hooks.lotSize ?? niftyLotSize)(now);
-  // 'user:read' is owner-or-admin; every route below acts on the caller's own record (see access.ts).
+  // 'user:read' / 'user:update' are owner-or-admin; every route below acts on the caller's own record (see access.ts).
   const own = [requireAuth(deps), canOnOwnRecord('user:read')] as const;
+  const ownWrite = [requireAuth(deps), canOnOwnRecord('user:update')] as const;
 
   router.get('/stats', ...own, async (ctx) => {
     const body: UserStatsDto = await userStats({
@@ -85,7 +86,7 @@ export function userRouter(deps: Deps, hooks: TradingHooks): Router<AppState> {
 
   router.put(
     '/bot',
-    ...own,
+    ...ownWrite,
     withBody(botSwitchSchema, async (ctx, input) => {
       const userId = authOf(ctx).user.id;
       await setBotSwitch({ deps, hooks, userId, input, meta: metaOf(ctx) });
@@ -103,7 +104,7 @@ export function userRouter(deps: Deps, hooks: TradingHooks): Router<AppState> {
 
   router.put(
     '/trading-settings',
-    ...own,
+    ...ownWrite,
     withBody(tradingSettingsSchema, async (ctx, input) => {
       const row = await updateTradingSettings({ deps, hooks, userId: authOf(ctx).user.id, input });
       const body: TradingSettingsDto = presentTradingSettings(row, lotSize(deps.clock.now()));
@@ -119,7 +120,7 @@ export function userRouter(deps: Deps, hooks: TradingHooks): Router<AppState> {
 
   router.put(
     '/settings',
-    ...own,
+    ...ownWrite,
     withBody(userSettingsSchema, async (ctx, input) => {
       const row = await updateUserSettings({ deps, hooks, userId: authOf(ctx).user.id, input });
       const body: UserSettingsDto = presentUserSettings(row);
@@ -137,7 +138,7 @@ export function userRouter(deps: Deps, hooks: TradingHooks): Router<AppState> {
 
   router.post(
     '/broker',
-    ...own,
+    ...ownWrite,
     withBody(brokerCredentialsSchema, async (ctx, input) => {
       const { user } = authOf(ctx);
       const account = await saveBroker({ deps, hooks, box, userId: user.id, input, meta: metaOf(ctx) });
