@@ -47,10 +47,11 @@ export function evaluateEligibility(input: EligibilityInput): Eligibility {
   const no = (reason: string): Eligibility => ({ eligible: false, mode, reason });
   const { user, settings, trading, global } = input;
   if (user.disabled_at !== null) return no('Account disabled');
+  if (user.subscription_status === 'expired') return no('Subscription expired');
   if (user.subscription_status !== 'active') return no('Subscription inactive');
   if (user.subscription_end_at === null || user.subscription_end_at <= input.wallNow)
     return no('Subscription expired');
-  if (!trading.bot_enabled) return no('Bot is switched off');
+  if (!trading.bot_enabled) return no('Bot switched off');
   if (!settings.auto_trading) return no('Auto trading is off in Settings');
   if (!global.tradingEnabled) return no('Trading paused by admin');
   if (input.side === 'CALL' && !global.callEnabled) return no('CALL trades are disabled');
