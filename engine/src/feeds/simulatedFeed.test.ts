@@ -139,3 +139,15 @@ describe('createSimulatedFeed', () => {
     ]);
   });
 });
+
+describe('createSimulatedFeed before the open', () => {
+  it('wakes at exactly 09:15:00 IST when started early in the morning', () => {
+    const clock = createVirtualClock(istDateTime('2026-11-23', '07:03') + 17_345);
+    const feed = createSimulatedFeed({ seed: 3, scheduler: clock.scheduler, calendar: istTestCalendar() });
+    const times: number[] = [];
+    feed.ticks$.pipe(take(2)).subscribe({ next: (t) => times.push(t.time), complete: () => feed.stop() });
+    feed.start();
+    clock.flush();
+    expect(times).toEqual([istDateTime('2026-11-23', '09:15'), istDateTime('2026-11-23', '09:15') + 1_000]);
+  });
+});

@@ -17,7 +17,7 @@ export interface SimulatedFeedOptions extends SimulatedMarketOptions {
   readonly calendar: SessionCalendar;
   /** virtual ms between ticks (default 1,000: one tick per second) */
   readonly tickIntervalMs?: number;
-  /** how often to look again while the market is closed (default 60,000) */
+  /** how often to look again while the market is closed and today's open has passed (default 60,000) */
   readonly closedPollMs?: number;
   /** option pricing of `quotes$` */
   readonly quotes?: SyntheticQuoteOptions;
@@ -73,7 +73,15 @@ export function createSimulatedFeed(options: SimulatedFeedOptions): FeedSource {
         const now = scheduler.now();
         const inSession = calendar.isInSession(now);
         if (inSession) produce(now);
-        if (running) running = scheduler.schedule(step, inSession ? tickIntervalMs : closedPollMs);
+        if (!running) return;
+        // Closed: wake exactly at today's open if it is still ahead (so the first tick is 09:15:00), else poll.
+        const open = inSession ? now : calendar.sessionOpen(now);
+        const delay = inSession
+          ? tickIntervalMs
+          : open > now
+            ? Math.min(open - now, closedPollMs * 600)
+            : closedPollMs;
+        running = scheduler.schedule(step, delay);
       };
       running = scheduler.schedule(step, 0);
     },
