@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+// Starts the production build (server/dist/main.js, which also serves web/dist) for the end-to-end tests, the way an
+// operator would, but with a private temporary DATA_DIR and a fast, repeatable simulated market. Used by
+// playwright.config.ts's `webServer` (the shared server on PORT 3917) and by support/product.ts (one server per spec
+// that needs a fresh database). It runs the bundle directly instead of `scripts/start.mjs`: that script rebuilds
+// whatever is stale, and several launchers rebuilding web/dist at once (while tests load it) would race; the build
+// happens once, before Playwright, in `npm run test:e2e`.
+//
+// Environment (all optional): PORT (3917), DATA_DIR (default: a new temporary directory, removed on exit),
+// SIM_SPEED (300: a one-minute candle closes every 0.2 s), SIM_SEED (20240601), SIM_SESSION (always),
+// LOG_LEVEL (warn). Payment, mail and database settings are cleared so the product runs in its test modes.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../..');
+const SERVER = join(ROOT, 'server/dist/main.js');
+
+if (!existsSync(SERVER) || !existsSync(join(ROOT, 'web/dist/index.html'))) {
+  console.error(
+    'launch-product: the production build is missing. Run `npm run build` (or `npm run test:e2e`).',
+  );
+  process.exit(1);
+}
+
+const ownDataDir = !process.env.DATA_DIR;
+const dataDir = process.env.DATA_DIR || mkdtempSync(join(tmpdir(), 'optionpilot-e2e-'));
+
+const env = {
+  ...process.env,
+  NODE_ENV: 'production',
+  HOST: '127.0.0.1',
+  PORT: process.env.PORT || '3917',
+  DATA_DIR: dataDir,
+  SIM_SPEED: process.env.SIM_SPEED || '300',
+  SIM_SEED: process.env.SIM_SEED || '20240601',
+  SIM_SESSION: process.env.SIM_SESSION || 'always',
+  FEED: 'sim',
+  LOG_LEVEL: process.env.LOG_LEVEL || 'warn',
+};
+// Test modes: reset links come back in the API response, payments are signed by the server's test secret, and the
+// database is SQLite inside DATA_DIR. A developer's shell settings must not leak into the run.
+for (const name of [
+  'DATABASE_URL',
+  'PUBLIC_URL',
+  'SMTP_URL',
+  'RAZORPAY_KEY_ID',
+  'RAZORPAY_KEY_SECRET',
+  'RAZORPAY_WEBHOOK_SECRET',
+  'ADMIN_EMAIL',
+  'JWT_SECRET',
+  'ENCRYPTION_KEY',
+  'WEB_DIST_DIR',
+]) {
+  delete env[name];
+}
+
+const child = spawn(process.execPath, ['--enable-source-maps', SERVER], { cwd: ROOT, env, stdio: 'inherit' });
+
+const cleanUp = () => {
+  if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
+};
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => child.kill(signal));
+}
+child.on('exit', (code, signal) => {
+  cleanUp();
+  process.exit(code ?? (signal === 'SIGINT' || signal === 'SIGTERM' ? 0 : 1));
+});
