@@ -7,11 +7,13 @@
 // Broker feeds are refused with a clear message until the broker integration ships them.
 import { resolve } from 'node:path';
 import type { SchedulerLike } from 'rxjs';
-import { createScaledScheduler } from '@optionpilot/engine';
-import { createSimulatedFeed } from '@optionpilot/engine/feeds/simulatedFeed';
-import { createReplayFeed } from '@optionpilot/engine/feeds/replayFeed';
+import {
+  createReplayFeed,
+  createScaledScheduler,
+  createSimulatedFeed,
+  type FeedSource,
+} from '@optionpilot/engine';
 import { readReplayFile } from '@optionpilot/engine/feeds/readReplayFile';
-import type { FeedSource } from '@optionpilot/engine/feeds/feedSource';
 import type { MarketContext } from './market';
 
 /** A feed that cannot be built from the configuration. */

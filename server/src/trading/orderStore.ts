@@ -2,9 +2,7 @@
 // (`order_events`, SEBI: kept 5 years) and a `logs` row in the same short transaction; `admin:log` is published
 // only after the commit. A repeated intent key (unique index) is the engine's DuplicateIntentError, which is what
 // makes an entry idempotent across restarts and processes.
-import { DuplicateIntentError } from '@optionpilot/engine/execution/orderStore';
-import type { OrderStore } from '@optionpilot/engine/execution/orderStore';
-import type { Order, OrderState } from '@optionpilot/engine/execution/orderTypes';
+import { DuplicateIntentError, type Order, type OrderState, type OrderStore } from '@optionpilot/engine';
 import {
   appendLog,
   appendOrderEvent,

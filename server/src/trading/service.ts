@@ -5,38 +5,40 @@
 // database. See README.md in this folder for the flow, what is persisted when, restart and the session modes.
 import { asyncScheduler, interval, Subject, Subscription, type SchedulerLike } from 'rxjs';
 import {
+  DEFAULT_STRATEGY_PARAMS,
+  OrderRouter,
+  PaperBroker,
+  RiskManager,
+  STRATEGY_NAME,
+  breachesDailyLoss,
   breakoutSignals,
+  createPositionRisk,
   createScaledScheduler,
   describeStrategy,
   formatHhMm,
   formatOptionSymbol,
+  isTerminal,
   istMidnightOf,
   parseHhMm,
   parseStrategyParams,
+  roundTripCharges,
   selectStrike,
-  STRATEGY_NAME,
   toCandles,
   toIstParts,
-  DEFAULT_STRATEGY_PARAMS,
+  type AccountRiskState,
+  type ExitInstruction,
+  type ExitReason,
+  type FeedHealth,
+  type FeedSource,
+  type Order,
+  type PositionRiskConfig,
+  type PositionRiskState,
   type Quote,
+  type RiskPosition,
   type Signal,
   type StrategyEvent,
   type StrategyParams,
 } from '@optionpilot/engine';
-import type { FeedHealth, FeedSource } from '@optionpilot/engine/feeds/feedSource';
-import { OrderRouter } from '@optionpilot/engine/execution/orderRouter';
-import { isTerminal } from '@optionpilot/engine/execution/orderStateMachine';
-import type { Order } from '@optionpilot/engine/execution/orderTypes';
-import { PaperBroker } from '@optionpilot/engine/execution/paperBroker';
-import { breachesDailyLoss, type AccountRiskState } from '@optionpilot/engine/risk/accountRisk';
-import {
-  createPositionRisk,
-  type ExitReason,
-  type PositionRiskConfig,
-  type PositionRiskState,
-} from '@optionpilot/engine/risk/positionRisk';
-import { RiskManager, type ExitInstruction, type RiskPosition } from '@optionpilot/engine/risk/riskManager';
-import { roundTripCharges } from '@optionpilot/engine/charges/charges';
 import type {
   BotStatusDetailDto,
   CandleDto,
