@@ -28,7 +28,7 @@ let high = open;
 let low = open;
 let step = 0;
 
-const timer = setInterval(() => {
+function broadcast(): void {
   step += 1;
   price += Math.sin(step / 7) * 3.5;
   high = Math.max(high, price);
@@ -45,10 +45,17 @@ const timer = setInterval(() => {
     timestamp: new Date().toISOString(),
   };
   io.to('market').emit('market:tick', tick);
+}
+
+// Scheduled like the product's simulated feed: a fresh timeout after each tick (not setInterval), so when the
+// machine is busy both servers slow down the same way and send the same number of ticks.
+let timer = setTimeout(function tickLoop() {
+  broadcast();
+  timer = setTimeout(tickLoop, intervalMs);
 }, intervalMs);
 
 const shutdown = () => {
-  clearInterval(timer);
+  clearTimeout(timer);
   void io.close(() => process.exit(0));
   setTimeout(() => process.exit(0), 2000).unref();
 };

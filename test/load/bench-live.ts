@@ -535,6 +535,13 @@ async function main(): Promise<void> {
         options,
         processes,
       });
+      const p50 = report.product.latency?.p50;
+      if (p50 !== undefined && (p50 < -5 || p50 > 10_000)) {
+        notes.push(
+          `the product's tick-to-client p50 is ${p50} ms: its tick timestamps do not look like wall-clock emission ` +
+            'times (virtual time? a replay feed?), so its latency figures are not meaningful',
+        );
+      }
       const rate = report.product.ticksPerSecond ?? 0;
       if (rate === 0)
         notes.push('the product sent no market:tick while recording: is the trading service running?');
