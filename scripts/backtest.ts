@@ -1,0 +1,438 @@
+// `npm run backtest -- --input FILE [options]`: backtests the breakout strategy over a replay CSV (ticks or 1-minute
+// candles) with option premiums modelled by Black–Scholes, and prints a report (or one JSON document with --json).
+// Exit codes: 0 ok, 1 bad input or runtime failure, 2 usage error. Assumptions: docs/backtesting.md.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Presets, SingleBar } from 'cli-progress';
+import {
+  alwaysOpenCalendar,
+  Backtester,
+  createCsvTickParser,
+  createExchangeCalendar,
+  createExpiryCalendar,
+  CsvParseError,
+  DEFAULT_BACKTEST_CAPITAL,
+  DEFAULT_PREMIUM_MODEL,
+  DEFAULT_STRATEGY_PARAMS,
+  formatIst,
+  istDate,
+  parseContractSpecs,
+  parseStrategyParams,
+  STRATEGY_SETTING_NAMES,
+  StrategyParamsError,
+  underlyingSpec,
+  type BacktestResult,
+  type BacktestTrade,
+  type StrategyParams,
+  type Tick,
+} from '@optionpilot/engine';
+import { BUNDLED_CALENDAR_URL, readCalendarFile } from '@optionpilot/engine/calendar/readCalendarFile';
+import contractsJson from '../engine/data/nse-contracts.json' with { type: 'json' };
+
+const USAGE = `usage: npm run backtest -- --input FILE [options]
+
+  --input FILE          replay CSV: timestamp,price[,volume] or timestamp,open,high,low,close[,volume] (1-minute)
+  --interval 1m|3m|5m|15m   candle interval (default ${DEFAULT_STRATEGY_PARAMS.interval}m)
+  --consecutive N       consecutive candles of a setup, 1–20 (default ${DEFAULT_STRATEGY_PARAMS.consecutiveCandles})
+  --min-move M          minimum candle body, index points (default ${DEFAULT_STRATEGY_PARAMS.minMovement})
+  --entry-offset E      trigger distance beyond the setup candle, index points (default ${DEFAULT_STRATEGY_PARAMS.entryOffset})
+  --stop-loss S         stop distance below the entry premium, premium points (default ${DEFAULT_STRATEGY_PARAMS.stopLoss})
+  --target T            target distance above the entry premium, premium points (default ${DEFAULT_STRATEGY_PARAMS.target})
+  --iv PCT              implied volatility for every premium, percent (default 14)
+  --session market|always   market: NSE sessions and holidays (default); always: every instant trades
+  --lots N              lots per trade (default 1; lot size from engine/data/nse-contracts.json)
+  --capital RUPEES      notional capital for the drawdown percentage (default ${DEFAULT_BACKTEST_CAPITAL})
+  --json                print only one JSON document {candles, signals, trades, metrics} on stdout
+  --help                show this help`;
+
+const DEFAULT_IV_PCT = 14;
+/** Inputs above this size (≈ 100k lines) get a progress bar on stderr when stderr is a terminal. */
+const PROGRESS_MIN_BYTES = 3_000_000;
+const DECIMAL_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+
+/** A command-line mistake: printed with the usage, exit code 2. */
+class UsageError extends Error {}
+
+interface CliOptions {
+  readonly input: string;
+  readonly params: StrategyParams;
+  readonly iv: number;
+  readonly session: 'market' | 'always';
+  readonly lots: number;
+  readonly capital: number;
+  readonly json: boolean;
+}
+
+/** Flag → the strategy setting it sets, so range errors from the shared params parser name the flag. */
+const STRATEGY_FLAGS = {
+  interval: 'interval',
+  consecutive: 'consecutiveCandles',
+  'min-move': 'minMovement',
+  'entry-offset': 'entryOffset',
+  'stop-loss': 'stopLoss',
+  target: 'target',
+} as const satisfies Record<string, keyof StrategyParams>;
+
+function parseCli(argv: readonly string[]): CliOptions | 'help' {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        input: { type: 'string' },
+        interval: { type: 'string' },
+        consecutive: { type: 'string' },
+        'min-move': { type: 'string' },
+        'entry-offset': { type: 'string' },
+        'stop-loss': { type: 'string' },
+        target: { type: 'string' },
+        iv: { type: 'string' },
+        session: { type: 'string' },
+        lots: { type: 'string' },
+        capital: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help === true) return 'help';
+  const str = (name: string): string | undefined => {
+    const value = values[name];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const input = str('input');
+  if (input === undefined || input.trim() === '') throw new UsageError('--input FILE is required');
+
+  const number = (name: string, fallback: number, check: (n: number) => boolean, what: string): number => {
+    const raw = str(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw.trim());
+    if (!DECIMAL_RE.test(raw.trim()) || !check(value))
+      throw new UsageError(`--${name} must be ${what}, got "${raw}"`);
+    return value;
+  };
+
+  // Strategy settings go through the same parser as the admin controls, so the rules are the live ones.
+  const settings: Record<string, string> = {};
+  for (const [flag, key] of Object.entries(STRATEGY_FLAGS)) {
+    const raw = str(flag);
+    if (raw === undefined) continue;
+    if (key !== 'interval' && !DECIMAL_RE.test(raw.trim()))
+      throw new UsageError(`--${flag} must be a number, got "${raw}"`);
+    settings[STRATEGY_SETTING_NAMES[key]] = raw;
+  }
+  let params: StrategyParams;
+  try {
+    params = parseStrategyParams(settings);
+  } catch (error) {
+    if (!(error instanceof StrategyParamsError)) throw error;
+    const flagOf = (setting: string) =>
+      Object.entries(STRATEGY_FLAGS).find(([, key]) => STRATEGY_SETTING_NAMES[key] === setting)?.[0] ??
+      setting;
+    // The shared parser words each issue as "<setting> must be …"; say the flag the user typed instead.
+    const messages = error.issues.map((i) => {
+      const flag = `--${flagOf(i.setting)}`;
+      return i.message.startsWith(i.setting)
+        ? `${flag}${i.message.slice(i.setting.length)}`
+        : `${flag}: ${i.message}`;
+    });
+    throw new UsageError(messages.join('\n'));
+  }
+
+  const session = str('session') ?? 'market';
+  if (session !== 'market' && session !== 'always') {
+    throw new UsageError(`--session must be "market" or "always", got "${session}"`);
+  }
+  return {
+    input,
+    params,
+    iv:
+      number('iv', DEFAULT_IV_PCT, (n) => n > 0 && n <= 500, 'a percentage greater than 0 and at most 500') /
+      100,
+    session,
+    lots: number(
+      'lots',
+      1,
+      (n) => Number.isInteger(n) && n >= 1 && n <= 10_000,
+      'a whole number from 1 to 10000',
+    ),
+    capital: number('capital', DEFAULT_BACKTEST_CAPITAL, (n) => n > 0, 'a positive amount in rupees'),
+    json: values.json === true,
+  };
+}
+
+// ---- report ---------------------------------------------------------------------------------------------------
+
+const inr = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' });
+const count = new Intl.NumberFormat('en-IN');
+const premium = (value: number) => value.toFixed(2);
+
+function table(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  rightAligned: readonly number[],
+): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, i) => (rightAligned.includes(i) ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)]
+    .map((l) => `  ${l}`)
+    .join('\n');
+}
+
+function pairs(rows: readonly (readonly [string, string])[]): string {
+  const width = Math.max(...rows.map(([label]) => label.length));
+  return rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`).join('\n');
+}
+
+function tradeRow(trade: BacktestTrade, n: number): string[] {
+  return [
+    String(n),
+    formatIst(trade.entryTime).replace(' IST', ''),
+    formatIst(trade.exitTime).slice(11, 19),
+    trade.symbol,
+    String(trade.quantity),
+    premium(trade.entryPremium),
+    premium(trade.exitPremium),
+    inr.format(trade.netPnl),
+    trade.exitReason,
+  ];
+}
+
+function humanReport(result: BacktestResult, options: CliOptions): string {
+  const { metrics: m, stats, trades, signals } = result;
+  const p = options.params;
+  const traded = signals.filter((s) => s.traded).length;
+  const period =
+    stats.firstTickTime === null || stats.lastTickTime === null
+      ? 'no ticks'
+      : `${formatIst(stats.firstTickTime)} → ${formatIst(stats.lastTickTime)}`;
+  const spreadPct = DEFAULT_PREMIUM_MODEL.halfSpread * 100;
+  const out: string[] = [
+    `OptionPilot backtest — ${options.input}`,
+    '',
+    pairs([
+      ['period', period],
+      ['ticks', `${count.format(stats.ticks)} read, ${count.format(stats.ticksUsed)} in session`],
+      ['candles', `${count.format(result.candles.length)} × ${p.interval}m`],
+      [
+        'strategy',
+        `N ${p.consecutiveCandles}, M ${p.minMovement} pts, E ${p.entryOffset} pts, SL ${p.stopLoss}, target ${p.target}, session ${options.session}`,
+      ],
+      [
+        'premiums',
+        `Black–Scholes, IV ${(options.iv * 100).toFixed(1)}%, r ${DEFAULT_PREMIUM_MODEL.riskFreeRate * 100}%, half-spread ${spreadPct}% (≥ ₹0.05), slippage ${DEFAULT_PREMIUM_MODEL.slippageTicks} tick`,
+      ],
+      ['size', `${options.lots} lot${options.lots === 1 ? '' : 's'} a trade`],
+      [
+        'signals',
+        `${count.format(stats.signals)} (${count.format(stats.signalsExecuted)} executed, ${count.format(traded)} traded)`,
+      ],
+    ]),
+    '',
+    table(
+      ['metric', 'value'],
+      [
+        ['trades', count.format(m.trades)],
+        ['win rate', `${m.winRatePct.toFixed(2)}% (${m.wins} won, ${m.losses} lost)`],
+        ['gross P&L', inr.format(m.grossPnl)],
+        ['charges', inr.format(m.charges)],
+        ['net P&L', inr.format(m.netPnl)],
+        ['profit factor', m.profitFactor === null ? '— (no losing trade)' : m.profitFactor.toFixed(2)],
+        ['expectancy (net / trade)', inr.format(m.expectancy)],
+        ['average win / loss', `${inr.format(m.averageWin)} / ${inr.format(m.averageLoss)}`],
+        ['largest win / loss', `${inr.format(m.largestWin)} / ${inr.format(m.largestLoss)}`],
+        [
+          'max drawdown',
+          `${inr.format(m.maxDrawdown)} (${m.maxDrawdownPct.toFixed(2)}% of peak; capital ${inr.format(m.capital)})`,
+        ],
+        ['longest losing streak', `${m.longestLosingStreak} trade${m.longestLosingStreak === 1 ? '' : 's'}`],
+      ],
+      [],
+    ),
+    '',
+  ];
+  const reasons = Object.entries(m.exitReasons);
+  out.push(
+    reasons.length === 0
+      ? '  no trades, no exits'
+      : table(
+          ['exit reason', 'trades', 'net P&L'],
+          reasons.map(([reason, s]) => [reason, count.format(s.trades), inr.format(s.netPnl)]),
+          [1, 2],
+        ),
+  );
+  if (trades.length > 0) {
+    const shown = 20;
+    const first = Math.max(0, trades.length - shown);
+    out.push(
+      '',
+      `  trades${trades.length > shown ? ` (last ${shown} of ${count.format(trades.length)})` : ''}, times IST`,
+      table(
+        ['#', 'entry', 'exit', 'symbol', 'qty', 'buy', 'sell', 'net P&L', 'reason'],
+        trades.slice(first).map((t, i) => tradeRow(t, first + i + 1)),
+        [0, 4, 5, 6, 7],
+      ),
+    );
+  }
+  return `${out.join('\n')}\n`;
+}
+
+function jsonReport(result: BacktestResult): string {
+  const { stats } = result;
+  return JSON.stringify({
+    candles: result.candles,
+    signals: result.signals.map((s) => ({
+      time: s.time,
+      type: s.type,
+      entryTrigger: s.entryTrigger,
+      niftyPrice: s.niftyPrice,
+      executed: s.executed,
+    })),
+    trades: result.trades,
+    metrics: {
+      ...result.metrics,
+      ticks: stats.ticks,
+      ticksUsed: stats.ticksUsed,
+      candleCount: result.candles.length,
+      signalCount: stats.signals,
+      signalsExecuted: stats.signalsExecuted,
+      from: stats.firstTickTime,
+      to: stats.lastTickTime,
+    },
+  });
+}
+
+// ---- run --------------------------------------------------------------------------------------------------------
+
+async function run(options: CliOptions): Promise<void> {
+  let size: number;
+  try {
+    const info = await stat(options.input);
+    if (!info.isFile()) throw new Error('not a regular file');
+    size = info.size;
+  } catch (error) {
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+    throw new Error(`cannot read ${options.input}: ${reason}`, { cause: error });
+  }
+
+  const now = Date.now();
+  const { data } = await readCalendarFile(fileURLToPath(BUNDLED_CALENDAR_URL), { now });
+  const exchange = createExchangeCalendar(data);
+  // Contracts expire on exchange days whatever the session mode, so expiries always use the exchange calendar.
+  const expiries = createExpiryCalendar(exchange, underlyingSpec(parseContractSpecs(contractsJson), 'NIFTY'));
+
+  const bar =
+    process.stderr.isTTY && size > PROGRESS_MIN_BYTES
+      ? new SingleBar(
+          {
+            stream: process.stderr,
+            format: 'backtest [{bar}] {percentage}% | {ticks} ticks | {date} | ETA {eta_formatted}',
+            hideCursor: true,
+            clearOnComplete: true,
+          },
+          Presets.shades_classic,
+        )
+      : undefined;
+  bar?.start(size, 0, { ticks: '0', date: '' });
+  const stream = createReadStream(options.input, { encoding: 'utf8', highWaterMark: 1 << 20 });
+  const backtester = new Backtester({
+    params: options.params,
+    calendar: options.session === 'market' ? exchange : alwaysOpenCalendar,
+    expiries,
+    iv: options.iv,
+    lots: options.lots,
+    capital: options.capital,
+    onProgress: ({ ticks, time }) =>
+      bar?.update(stream.bytesRead, { ticks: count.format(ticks), date: istDate(time) }),
+  });
+  let result: BacktestResult;
+  try {
+    // Lines are split here and parsed synchronously, chunk by chunk: an async step per line or per tick would
+    // cost more than the backtest itself on a year of 1-second ticks. Nothing but the current chunk is held.
+    const parser = createCsvTickParser();
+    const feed = (line: string) => {
+      const ticks = parser.line(line);
+      for (let i = 0; i < ticks.length; i += 1) backtester.push(ticks[i] as Tick);
+    };
+    let rest = '';
+    for await (const chunk of stream as AsyncIterable<string>) {
+      const text = rest + chunk;
+      let start = 0;
+      for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+        feed(text.slice(start, end));
+        start = end + 1;
+      }
+      rest = text.slice(start);
+    }
+    if (rest !== '') feed(rest);
+    if (parser.kind === null) {
+      throw new CsvParseError(
+        1,
+        'the file has no header row; expected timestamp,price[,volume] or timestamp,open,high,low,close[,volume]',
+      );
+    }
+    result = backtester.finish();
+  } finally {
+    bar?.stop();
+    stream.destroy();
+  }
+
+  // Holidays and expiry shifts are known only for the years the calendar file lists.
+  const { firstTickTime, lastTickTime } = result.stats;
+  if (firstTickTime !== null && lastTickTime !== null) {
+    for (
+      let y = Number(istDate(firstTickTime).slice(0, 4));
+      y <= Number(istDate(lastTickTime).slice(0, 4));
+      y += 1
+    ) {
+      if (!exchange.hasYear(y)) {
+        process.stderr.write(
+          `backtest: warning: the calendar lists no holidays for ${y}; every weekday of ${y} was treated as a trading day and expiries were not holiday-shifted\n`,
+        );
+      }
+    }
+  }
+  process.stdout.write(options.json ? `${jsonReport(result)}\n` : humanReport(result, options));
+}
+
+async function main(): Promise<number> {
+  let options: CliOptions | 'help';
+  try {
+    options = parseCli(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`backtest: ${error.message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (options === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  try {
+    await run(options);
+    return 0;
+  } catch (error) {
+    const message =
+      error instanceof CsvParseError
+        ? `${options.input}: ${error.message}`
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    process.stderr.write(`backtest: ${message}\n`);
+    return 1;
+  }
+}
+
+// exitCode rather than exit(): a large JSON document on a pipe must be flushed before the process ends.
+process.exitCode = await main();

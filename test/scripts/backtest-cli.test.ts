@@ -1,0 +1,167 @@
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const FIXTURES = 'test/fixtures/backtest';
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real CLI as `npm run backtest` does (tsx), from the repository root, without a TTY. */
+function backtest(...args: string[]): Promise<Run> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/backtest.ts', ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stdout, stderr }));
+  });
+}
+
+const MINUTE = 60_000;
+// 09:15 IST is 03:45 UTC: one-minute buckets start on whole minutes, and the file's day is 7 Jan 2026.
+const DAY_START = Date.parse('2026-01-07T09:15:00+05:30');
+const DAY_END = Date.parse('2026-01-07T15:30:00+05:30');
+
+describe('npm run backtest', () => {
+  it('--json prints exactly one JSON document with the documented keys and epoch-ms times', async () => {
+    const run = await backtest('--input', `${FIXTURES}/ticks.csv`, '--json');
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    const doc = JSON.parse(run.stdout) as {
+      candles: Record<string, number>[];
+      signals: Record<string, unknown>[];
+      trades: Record<string, unknown>[];
+      metrics: Record<string, unknown>;
+    };
+    expect(run.stdout.trimEnd().split('\n')).toHaveLength(1);
+    expect(Object.keys(doc)).toEqual(['candles', 'signals', 'trades', 'metrics']);
+
+    expect(doc.candles.length).toBeGreaterThan(300);
+    for (const candle of doc.candles) {
+      expect(Object.keys(candle)).toEqual(['time', 'open', 'high', 'low', 'close', 'volume']);
+      // a candle's time is its bucket start: a whole minute inside the session
+      expect(Number.isInteger(candle.time)).toBe(true);
+      expect(candle.time! % MINUTE).toBe(0);
+      expect(candle.time).toBeGreaterThanOrEqual(DAY_START);
+      expect(candle.time).toBeLessThan(DAY_END);
+    }
+    const candleStarts = new Set(doc.candles.map((c) => c.time));
+
+    expect(doc.signals.length).toBeGreaterThan(0);
+    for (const signal of doc.signals) {
+      expect(Object.keys(signal)).toEqual(['time', 'type', 'entryTrigger', 'niftyPrice', 'executed']);
+      // a signal's time is its setup candle's close: the end of a candle in the list
+      expect(candleStarts.has((signal.time as number) - MINUTE)).toBe(true);
+      expect(['CALL', 'PUT']).toContain(signal.type);
+      expect(typeof signal.executed).toBe('boolean');
+    }
+    expect(doc.signals[0]).toEqual({
+      time: Date.parse('2026-01-07T09:23:00+05:30'),
+      type: 'CALL',
+      entryTrigger: 23524,
+      niftyPrice: 23522,
+      executed: true,
+    });
+
+    expect(doc.trades.map((t) => t.exitReason)).toEqual(['TARGET', 'STOP_LOSS', 'SQUARE_OFF']);
+    expect(doc.trades[2]).toMatchObject({ exitTime: Date.parse('2026-01-07T15:15:00+05:30'), quantity: 65 });
+    expect(doc.metrics).toMatchObject({ trades: 3, wins: 1, losses: 2, longestLosingStreak: 2 });
+    expect(doc.metrics.netPnl).toBeCloseTo(
+      (doc.metrics.grossPnl as number) - (doc.metrics.charges as number),
+      2,
+    );
+  });
+
+  it('prints a readable report: metrics, exit reasons, rupees with Indian grouping, IST times', async () => {
+    const run = await backtest('--input', `${FIXTURES}/ticks.csv`, '--capital', '250000');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('2026-01-07 09:15:00 IST → 2026-01-07 15:20:00 IST');
+    expect(run.stdout).toMatch(/win rate\s+33\.33% \(1 won, 2 lost\)/);
+    expect(run.stdout).toMatch(/net P&L\s+₹[\d,]+\.\d\d/);
+    expect(run.stdout).toContain('capital ₹2,50,000.00');
+    expect(run.stdout).toMatch(/exit reason\s+trades\s+net P&L/);
+    for (const reason of ['TARGET', 'STOP_LOSS', 'SQUARE_OFF'])
+      expect(run.stdout).toMatch(new RegExp(`\\n\\s+${reason}\\s+1\\s`));
+    expect(run.stdout).toMatch(/2026-01-07 14:53:00\s+15:15:00\s+NIFTY13JAN26\d+PE/);
+    expect(run.stderr).toBe('');
+  });
+
+  it('reads 1-minute candle files and takes the strategy flags', async () => {
+    const run = await backtest(
+      '--input',
+      `${FIXTURES}/candles.csv`,
+      '--json',
+      '--interval',
+      '3m',
+      '--consecutive',
+      '2',
+      '--min-move',
+      '10',
+      '--session',
+      'always',
+      '--iv',
+      '20',
+      '--lots',
+      '2',
+    );
+    expect(run.code).toBe(0);
+    const doc = JSON.parse(run.stdout) as { candles: { time: number }[]; trades: { quantity: number }[] };
+    expect(doc.candles).toHaveLength(14); // 40 one-minute bars from 09:15 in 3-minute buckets
+    expect(doc.candles.every((c) => (c.time - DAY_START) % (3 * MINUTE) === 0)).toBe(true);
+    expect(doc.trades.length).toBeGreaterThan(0);
+    expect(doc.trades.every((t) => t.quantity === 130)).toBe(true);
+  });
+
+  it('fails with exit 1 and a clear message for a missing file, a bad header and an unparsable row', async () => {
+    const missing = await backtest('--input', `${FIXTURES}/no-such-file.csv`, '--json');
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr).toContain('cannot read test/fixtures/backtest/no-such-file.csv: no such file');
+
+    const header = await backtest('--input', `${FIXTURES}/bad-header.csv`, '--json');
+    expect(header.code).toBe(1);
+    expect(header.stdout).toBe('');
+    expect(header.stderr).toMatch(/bad-header\.csv: line 1: header "time,last" is not recognised/);
+
+    const row = await backtest('--input', `${FIXTURES}/bad-row.csv`);
+    expect(row.code).toBe(1);
+    expect(row.stdout).toBe('');
+    expect(row.stderr).toMatch(/bad-row\.csv: line 4: price "abc" is not a number/);
+  });
+
+  it('answers usage mistakes with exit 2 and the usage text on stderr', async () => {
+    const unknown = await backtest('--input', `${FIXTURES}/ticks.csv`, '--bogus');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stdout).toBe('');
+    expect(unknown.stderr).toContain("Unknown option '--bogus'");
+    expect(unknown.stderr).toContain('usage: npm run backtest -- --input FILE');
+
+    const badNumber = await backtest('--input', `${FIXTURES}/ticks.csv`, '--stop-loss', 'ten');
+    expect(badNumber.code).toBe(2);
+    expect(badNumber.stderr).toContain('--stop-loss must be a number, got "ten"');
+
+    const outOfRange = await backtest('--input', `${FIXTURES}/ticks.csv`, '--consecutive', '0');
+    expect(outOfRange.code).toBe(2);
+    expect(outOfRange.stderr).toContain('--consecutive must be a whole number from 1 to 20, got "0"');
+
+    const noInput = await backtest('--json');
+    expect(noInput.code).toBe(2);
+    expect(noInput.stderr).toContain('--input FILE is required');
+  });
+
+  it('--help prints the usage on stdout and exits 0', async () => {
+    const run = await backtest('--help');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('--session market|always');
+  });
+});
