@@ -3,6 +3,7 @@ import type { Request } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import {
   dismissToasts,
+  fillSignup,
   newPerson,
   openSignedIn,
   registerViaApi,
@@ -17,12 +18,8 @@ test('a visitor signs up through Get Started: terms first, then the account is c
 
   const dialog = page.getByRole('dialog', { name: 'Get Started' });
   await expect(dialog).toBeVisible();
-  await dialog.getByLabel('First Name').fill(person.firstName);
-  await dialog.getByLabel('Last Name').fill(person.lastName);
-  await dialog.getByLabel('Email', { exact: true }).fill(person.email);
   await expect(dialog.getByLabel('Phone')).toHaveAttribute('placeholder', /^\+91/);
-  await dialog.getByLabel('Phone').fill(person.phone);
-  await dialog.getByLabel('Password', { exact: true }).fill(person.password);
+  await fillSignup(dialog, person);
 
   const registrations: Request[] = [];
   page.on('request', (r) => {

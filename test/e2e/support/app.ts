@@ -61,6 +61,24 @@ export async function dismissToasts(page: Page): Promise<void> {
   await expect(roots).toHaveCount(0);
 }
 
+/**
+ * Clicks an element after scrolling it to the middle of the viewport. Playwright scrolls only "into view", which
+ * can leave the target under the dashboard's fixed 60 px header, and the header then takes the click.
+ */
+export async function clickCentered(target: Locator): Promise<void> {
+  await target.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  await target.click();
+}
+
+/** Fills the Get Started dialog's fields (not the terms checkbox). */
+export async function fillSignup(dialog: Locator, person: Person): Promise<void> {
+  await dialog.getByLabel('First Name').fill(person.firstName);
+  await dialog.getByLabel('Last Name').fill(person.lastName);
+  await dialog.getByLabel('Email', { exact: true }).fill(person.email);
+  await dialog.getByLabel('Phone').fill(person.phone);
+  await dialog.getByLabel('Password', { exact: true }).fill(person.password);
+}
+
 /** Opens the login dialog from the landing page and signs in; does not check where it lands. */
 export async function signInThroughDialog(page: Page, email: string, password: string): Promise<Locator> {
   const dialog = page.getByRole('dialog', { name: 'Welcome Back' });
