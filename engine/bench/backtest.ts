@@ -1,6 +1,8 @@
 // Benchmark of the backtest: a year of 1-second in-session NIFTY ticks, generated on the fly, backtested end to end.
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { runBacktest } from '../src/backtest/backtester';
 import type { BacktestResult } from '../src/backtest/types';
 import { parseContractSpecs, underlyingSpec } from '../src/calendar/contractSpecs';
@@ -14,21 +16,15 @@ import { DEFAULT_STRATEGY_PARAMS } from '../src/strategy/params';
 import contractsJson from '../data/nse-contracts.json' with { type: 'json' };
 import type { BenchResult } from './types';
 
+/** Full GC before reading the heap, so earlier benchmarks' garbage is not counted (flag set at run time). */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
+
 const YEAR = 2026;
 const TICK_MS = 1_000;
 const IV = 0.14;
-
-/** Seeded PRNG (mulberry32) so every run backtests the same market. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /**
  * One tick a second through every regular session (09:15:00–15:29:59 IST) of `year`, made one at a time and
@@ -36,18 +32,29 @@ function random(seed: number): () => number {
  * (and signals, and trades) form; prices are on the 0.05 grid.
  */
 export function* yearOfSecondTicks(calendar: MarketCalendar, year = YEAR): Generator<Tick> {
-  const next = random(year);
-  let price = 23_500;
-  let drift = 0;
+  const sessions: { open: number; close: number }[] = [];
   for (let date = `${year}-01-01`; date.startsWith(String(year)); date = addDays(date, 1)) {
     if (!calendar.hasRegularSession(date)) continue;
-    for (const session of calendar.sessionsOn(date)) {
-      if (session.kind !== 'regular') continue;
-      for (let time = session.open; time < session.close; time += TICK_MS) {
-        if (next() < 1 / 120) drift = (Math.floor(next() * 3) - 1) * 0.12;
-        price += drift + (next() - 0.5) * 1.6;
-        yield { time, price: Math.round(price * 20) / 20, volume: 0 };
-      }
+    for (const s of calendar.sessionsOn(date)) if (s.kind === 'regular') sessions.push(s);
+  }
+  // xorshift32 inline: the generator is timed with the backtest, so it should cost little beside it.
+  let seed = year >>> 0 || 1;
+  const SCALE = 1 / 4_294_967_296;
+  let price = 23_500;
+  let drift = 0;
+  for (const { open, close } of sessions) {
+    for (let time = open; time < close; time += TICK_MS) {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      const u = (seed >>> 0) * SCALE;
+      // about every two minutes the drift changes to −0.12, 0 or +0.12 points a second
+      if (u < 1 / 120) drift = (Math.floor(u * 360) - 1) * 0.12;
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      price += drift + ((seed >>> 0) * SCALE - 0.5) * 1.6;
+      yield { time, price: Math.round(price * 20) / 20, volume: 0 };
     }
   }
 }
@@ -64,7 +71,7 @@ export async function runBacktestBench(): Promise<BenchResult> {
   for (const tick of yearOfSecondTicks(calendar)) generated += tick.price > 0 ? 1 : 0;
   const generationSeconds = (performance.now() - genStarted) / 1000;
 
-  globalThis.gc?.();
+  collectGarbage();
   const heapBefore = process.memoryUsage().heapUsed;
   let peakHeap = heapBefore;
   const cpuStart = process.cpuUsage();

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import calendarJson from '../../data/nse-calendar.json' with { type: 'json' };
 import contractsJson from '../../data/nse-contracts.json' with { type: 'json' };
@@ -11,7 +12,10 @@ import { roundTripCharges } from '../charges/charges';
 import type { Tick } from '../core/types';
 import { roundToTick } from '../instruments/strikes';
 import { blackScholesPrice, yearsBetween } from '../pricing/blackScholes';
+import { createPositionRisk, onPrice } from '../risk/positionRisk';
+import type { PositionExit } from '../risk/positionRisk';
 import { DEFAULT_STRATEGY_PARAMS } from '../strategy/params';
+import { createPremiumModel } from './premiumModel';
 import { Backtester, currentWeeklyExpiry, runBacktest } from './backtester';
 import type { BacktestOptions, BacktestResult } from './types';
 
@@ -312,6 +316,72 @@ describe('runBacktest', () => {
     const first = backtester.finish();
     expect(backtester.finish()).toBe(first);
     expect(() => backtester.push({ time: at('12:00:00'), price: 1, volume: 0 })).toThrow(/finished/);
+  });
+});
+
+/** A day of 5-second ticks from 09:15 to 15:30 on a seeded random walk with drift regimes, so trades happen. */
+function randomDay(seed: number, date = DAY): Tick[] {
+  let x = seed >>> 0 || 1;
+  const rand = () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 4_294_967_296;
+  };
+  const ticks: Tick[] = [];
+  let price = 23_500;
+  let drift = 0;
+  for (let t = at('09:15:00', date); t < at('15:30:00', date); t += 5000) {
+    if (rand() < 1 / 24) drift = (Math.floor(rand() * 3) - 1) * 0.9;
+    price += drift + (rand() - 0.5) * 5;
+    ticks.push({ time: t, price: Math.round(price * 20) / 20, volume: 0 });
+  }
+  return ticks;
+}
+
+describe('risk exits match the risk state machine fed every tick', () => {
+  it('for every trade, onPrice on each premium from entry gives the same exit (random days)', async () => {
+    const model = createPremiumModel({ iv: 0.14 });
+    const reasons = new Set<string>();
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.boolean(), async (seed, trailing) => {
+        const ticks = randomDay(seed);
+        const result = await run(ticks, { fills: undefined, trailing });
+        for (const trade of result.trades) {
+          const expiryAt = istDateTime(trade.expiry, '15:30');
+          const squareOffAt = at('15:15:00');
+          let state = createPositionRisk({
+            entryPrice: trade.entryPremium,
+            stopLoss: 20,
+            target: 40,
+            trailing,
+            squareOffAt,
+            entryTime: trade.entryTime,
+          });
+          let exit: PositionExit | undefined;
+          let index = 0;
+          for (const tick of ticks) {
+            if (tick.time <= trade.entryTime) continue;
+            // No tick is exactly at the square-off instant on the backtest's clock: it fires first, from the last index.
+            const time = tick.time >= squareOffAt ? squareOffAt : tick.time;
+            const spot = tick.time >= squareOffAt ? index : tick.price;
+            ({ state, exit } = onPrice(
+              state,
+              model.ltp(trade.optionType, spot, trade.strike, expiryAt - time),
+              time,
+            ));
+            index = tick.price;
+            if (exit) break;
+          }
+          expect(exit).toBeDefined();
+          expect({ reason: trade.exitReason, price: trade.exitTrigger, time: trade.exitTime }).toEqual(exit);
+          reasons.add(trade.exitReason);
+        }
+      }),
+      { numRuns: 12 },
+    );
+    // the random days exercise the rules that matter, not just one of them
+    expect([...reasons]).toEqual(expect.arrayContaining(['STOP_LOSS', 'TARGET', 'TRAILING_STOP']));
   });
 });
 

@@ -107,6 +107,8 @@ export class Backtester {
   private lastTickTime: number | null = null;
   private nextProgressAt: number;
   private finished: BacktestResult | undefined;
+  private contracts:
+    { date: string; first: string; firstAt: number; second: string; secondAt: number } | undefined;
 
   constructor(options: BacktestOptions) {
     this.options = options;
@@ -276,8 +278,7 @@ export class Backtester {
     const squareOffAt = this.calendar.squareOffTime(time) ?? NO_SQUARE_OFF;
     if (time >= squareOffAt) return false;
     const expiries = this.expiries;
-    const expiry = currentWeeklyExpiry(expiries, time);
-    const expiryAt = expiries.expiryInstant(expiry);
+    const { expiry, expiryAt } = this.weeklyContract(time);
     const { strike, optionType } = selectStrike(signal.type, spot, [], expiries.strikeStep);
     const lotSize = expiries.lotSize(expiry);
     const lots = this.options.lots ?? 1;
@@ -317,6 +318,27 @@ export class Backtester {
     return true;
   }
 
+  /** {@link currentWeeklyExpiry} with its expiry instant, remembered per IST date (the search walks the calendar). */
+  private weeklyContract(time: number): { expiry: string; expiryAt: number } {
+    const date = istDate(time);
+    let cached = this.contracts;
+    if (cached?.date !== date) {
+      const [first, second] = this.expiries.weeklyExpiries(date, 2) as [string, string];
+      cached = {
+        date,
+        first,
+        firstAt: this.expiries.expiryInstant(first),
+        second,
+        secondAt: this.expiries.expiryInstant(second),
+      };
+      this.contracts = cached;
+    }
+    // Same rule as currentWeeklyExpiry: on expiry day, after the close the next week's contract is bought.
+    return time < cached.firstAt
+      ? { expiry: cached.first, expiryAt: cached.firstAt }
+      : { expiry: cached.second, expiryAt: cached.secondAt };
+  }
+
   /** Re-prices the open position at `tick` and runs its risk rules. */
   private price(tick: Tick): void {
     this.priced = true;
@@ -332,14 +354,18 @@ export class Backtester {
 
   private step(position: OpenPosition, ltp: number, time: number, index: number): void {
     const risk = position.risk;
-    // `onPrice` is pure and builds a new state object per call (~µs). A price strictly between the stop and the
-    // target that sets no new high, before square-off, leaves every field but `lastPrice` (never read here) as
-    // it was, so those calls are skipped; the decisions are exactly the risk machine's.
+    // `onPrice` is pure but builds two new state objects per call (~2 µs), and with 1-second ticks it would be
+    // called for nearly every tick of an open trade. Calls that cannot change a decision are skipped: a price
+    // strictly between the stop and the target, before square-off, that either sets no new high or sets one
+    // that cannot move the stop (trailing off, or the high still short of entry + stopLoss, where the ratchet
+    // starts). Such a call would change only `lastPrice` and possibly `highWater`; neither is read here, and a
+    // stale `highWater` below entry + stopLoss is corrected by the first price at or above it, which is not
+    // skipped. The exits are exactly the risk machine's.
     if (
       ltp > risk.stopPrice &&
       ltp < risk.targetPrice &&
-      ltp <= risk.highWater &&
-      time < (risk.squareOffAt ?? Number.NEGATIVE_INFINITY)
+      time < (risk.squareOffAt ?? Number.NEGATIVE_INFINITY) &&
+      (ltp <= risk.highWater || !risk.trailing || ltp < risk.entryPrice + risk.stopLoss)
     ) {
       return;
     }

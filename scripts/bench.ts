@@ -1,0 +1,121 @@
+// `npm run bench [-- pipeline|backtest|fanout ...]`: runs the engine benchmarks one after another in this process
+// and prints their figures with the targets beside them. Targets are reported, never enforced: a slow machine
+// exits 0 like a fast one; only a benchmark that crashes makes the exit code non-zero.
+import { runBacktestBench } from '../engine/bench/backtest';
+import { runFanoutBench } from '../engine/bench/fanout';
+import { runPipelineBench } from '../engine/bench/pipeline';
+import type { BenchResult } from '../engine/bench/types';
+
+const BENCHES = {
+  pipeline: runPipelineBench,
+  backtest: runBacktestBench,
+  fanout: runFanoutBench,
+} as const satisfies Record<string, () => Promise<BenchResult>>;
+type BenchName = keyof typeof BENCHES;
+
+/** A target of the issue, read from one figure of one benchmark. */
+interface Target {
+  readonly bench: BenchName;
+  readonly target: string;
+  readonly figure: string;
+  /** true when the figure meets the target; undefined when it cannot be read */
+  readonly met: (value: number) => boolean;
+}
+
+const TARGETS: readonly Target[] = [
+  {
+    bench: 'pipeline',
+    target: '≥ 1,000,000 ticks/s through ticks → candles → signals',
+    figure: 'SignalPipeline sync, candles + signals (ticks/s)',
+    met: (v) => v >= 1_000_000,
+  },
+  {
+    bench: 'pipeline',
+    target: '≥ 1,000,000 ticks/s on the RxJS operator (virtual time)',
+    figure: 'breakoutSignals RxJS on virtual time (ticks/s)',
+    met: (v) => v >= 1_000_000,
+  },
+  {
+    bench: 'pipeline',
+    target: 'within 5× of the plain-loop baseline (wall)',
+    figure: 'sync slowdown vs plain loop, wall / CPU (×)',
+    met: (v) => v <= 5,
+  },
+  {
+    bench: 'backtest',
+    target: 'a year of 1-second ticks backtested in ≤ 10 s',
+    figure: 'backtest, wall (s)',
+    met: (v) => v <= 10,
+  },
+  {
+    bench: 'fanout',
+    target: '1,000 paper accounts filled in ≤ 100 ms',
+    figure: 'wall clock, best (ms)',
+    met: (v) => v <= 100,
+  },
+];
+
+const fmt = (value: string | number): string =>
+  typeof value === 'number' ? value.toLocaleString('en-US', { maximumFractionDigits: 2 }) : value;
+
+function table(rows: readonly (readonly string[])[]): string {
+  const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows.map((r) => `  ${r.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ')}`.trimEnd()).join('\n');
+}
+
+/** The first number in a figure ("4.2 / 3.1" → 4.2), so ratio pairs compare on their first (wall) value. */
+function numberOf(value: string | number | undefined): number | undefined {
+  if (typeof value === 'number') return value;
+  const n = Number.parseFloat(value ?? '');
+  return Number.isFinite(n) ? n : undefined;
+}
+
+function parseSelection(args: readonly string[]): BenchName[] {
+  const names = Object.keys(BENCHES) as BenchName[];
+  if (args.length === 0) return names;
+  const unknown = args.filter((a) => !names.includes(a as BenchName));
+  if (unknown.length > 0) {
+    process.stderr.write(`bench: unknown benchmark ${unknown.join(', ')}; choose from ${names.join(', ')}\n`);
+    process.exit(2);
+  }
+  return names.filter((n) => args.includes(n));
+}
+
+async function main(): Promise<number> {
+  const selected = parseSelection(process.argv.slice(2));
+  const results = new Map<BenchName, BenchResult>();
+  let crashed = false;
+  process.stdout.write(`engine benchmarks — node ${process.version}, ${process.platform}/${process.arch}\n`);
+  for (const name of selected) {
+    process.stderr.write(`bench: running ${name}…\n`);
+    try {
+      const result = await BENCHES[name]();
+      results.set(name, result);
+      process.stdout.write(`\n${result.name}\n`);
+      process.stdout.write(`${table(Object.entries(result.figures).map(([k, v]) => [k, fmt(v)]))}\n`);
+      for (const note of result.notes ?? []) process.stdout.write(`  · ${note}\n`);
+    } catch (error) {
+      crashed = true;
+      process.stdout.write(
+        `\n${name}: FAILED TO RUN — ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
+    }
+  }
+
+  const rows: string[][] = [['target', 'measured', 'figure', '']];
+  for (const t of TARGETS) {
+    if (!selected.includes(t.bench)) continue;
+    const raw = results.get(t.bench)?.figures[t.figure];
+    const value = numberOf(raw);
+    rows.push([
+      t.target,
+      raw === undefined ? 'n/a' : fmt(raw),
+      t.figure,
+      value === undefined ? '?' : t.met(value) ? 'met' : 'MISSED',
+    ]);
+  }
+  if (rows.length > 1) process.stdout.write(`\ntargets (reported, never enforced)\n${table(rows)}\n`);
+  return crashed ? 1 : 0;
+}
+
+process.exitCode = await main();
