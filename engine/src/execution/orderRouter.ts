@@ -13,6 +13,7 @@ import type { OrderStore } from './orderStore';
 import type { Order, OrderRequest, OrderSide, OrderType, ProductType } from './orderTypes';
 import type { QuoteSource } from './paperBroker';
 import { accountRateWindows, RateLimiter } from './rateLimiter';
+import { RequestTimeout, RequestTimeouts } from './requestTimeouts';
 
 /** One account the router can trade: its own broker session and order-rate cap. */
 export interface AccountConnection {
@@ -99,9 +100,25 @@ interface AccountSlot {
   subscription?: Subscription;
 }
 
+/** One leg's order and whether it was already there (nothing sent). */
+interface LegOutcome {
+  readonly order: Order;
+  readonly duplicate: boolean;
+}
+
+/** Store writes of one order still in flight, chained so its versions reach the store in order. */
+interface PendingWrites {
+  /** the latest queued write; rejects when it failed */
+  readonly last: Promise<void>;
+  /** settles after `last` (never rejects: failures are reported on `anomalies$`) */
+  readonly tail: Promise<void>;
+}
+
 const DEFAULT_BACKOFF_MS: readonly number[] = [500, 1_000, 2_000, 4_000, 8_000, 15_000, 30_000];
 
-class RequestTimeout extends Error {}
+function asDuplicate(outcome: LegOutcome): LegOutcome {
+  return { order: outcome.order, duplicate: true };
+}
 
 /**
  * Places orders for many accounts. Per order: client id → `store.create` → (market protection) → rate limiter →
@@ -114,9 +131,10 @@ export class OrderRouter {
   private readonly accounts = new Map<string, AccountSlot>();
   private readonly orders = new Map<string, Order>();
   private readonly byBrokerId = new Map<string, string>();
-  private readonly inflight = new Map<string, Promise<Order>>();
-  private readonly writes = new Map<string, Promise<void>>();
-  private readonly lastWrite = new Map<string, Promise<void>>();
+  private readonly inflight = new Map<string, Promise<LegOutcome>>();
+  /** only orders with a write in flight: an entry is dropped once its last write settles */
+  private readonly writes = new Map<string, PendingWrites>();
+  private readonly timeouts: RequestTimeouts;
   private readonly background = new Set<Promise<void>>();
   private readonly changes = new Subject<Order>();
   private readonly anomalies = new Subject<RouterAnomaly>();
@@ -131,6 +149,7 @@ export class OrderRouter {
   constructor(private readonly options: OrderRouterOptions) {
     this.newClientOrderId =
       options.newClientOrderId ?? createClientOrderIdFactory({ now: () => options.scheduler.now() });
+    this.timeouts = new RequestTimeouts(options.scheduler, options.requestTimeoutMs ?? 5_000);
   }
 
   /** Registers an account; its broker's updates are followed while the router runs. */
@@ -247,13 +266,18 @@ export class OrderRouter {
     } catch (error) {
       return { accountId, status: 'failed', orders: [], error: (error as Error).message };
     }
-    let outcomes: { order: Order; duplicate: boolean }[];
+    let outcomes: LegOutcome[];
     try {
-      outcomes = await Promise.all(
-        legs.map((quantity, leg) =>
-          this.submitLeg(slot, { ...intent, intentKey: `${intent.intentKey}#${leg}`, quantity }),
-        ),
-      );
+      // Nearly every order is one leg: await it directly rather than through Promise.all.
+      const [only] = legs;
+      outcomes =
+        legs.length === 1 && only !== undefined
+          ? [await this.submitLeg(slot, { ...intent, intentKey: `${intent.intentKey}#0`, quantity: only })]
+          : await Promise.all(
+              legs.map((quantity, leg) =>
+                this.submitLeg(slot, { ...intent, intentKey: `${intent.intentKey}#${leg}`, quantity }),
+              ),
+            );
     } catch (error) {
       // The store refused to persist: nothing was sent for a leg whose create failed.
       const orders = [...this.orders.values()].filter((o) => o.intentKey.startsWith(`${intent.intentKey}#`));
@@ -325,9 +349,18 @@ export class OrderRouter {
     });
   }
 
-  private remember(order: Order): void {
+  private remember(order: Order, previous?: Order): void {
     this.orders.set(order.clientOrderId, order);
-    if (order.brokerOrderId !== undefined) this.byBrokerId.set(order.brokerOrderId, order.clientOrderId);
+    if (order.brokerOrderId !== undefined && order.brokerOrderId !== previous?.brokerOrderId)
+      this.byBrokerId.set(order.brokerOrderId, order.clientOrderId);
+  }
+
+  /** The tracked version of a stored order, tracking it first if this process has not seen it. */
+  private known(stored: Order): Order {
+    const tracked = this.orders.get(stored.clientOrderId);
+    if (tracked !== undefined) return tracked;
+    this.remember(stored);
+    return stored;
   }
 
   private applySnapshot(clientOrderId: string, snapshot: BrokerOrderSnapshot): Order {
@@ -357,76 +390,101 @@ export class OrderRouter {
       return current;
     }
     if (result.order === current) return current;
-    this.remember(result.order);
-    // Writes of one order are chained so the store sees its versions in order; `lastWrite` keeps the failure.
-    const previous = this.writes.get(clientOrderId) ?? Promise.resolve();
-    const write = previous.then(() => this.options.store.update(result.order));
-    this.lastWrite.set(clientOrderId, write);
-    this.writes.set(
-      clientOrderId,
-      write.catch((error: unknown) => {
-        this.anomalies.next({
-          clientOrderId,
-          accountId: current.accountId,
-          message: `store.update failed: ${String(error)}`,
-        });
-      }),
-    );
+    this.remember(result.order, current);
+    this.persist(result.order);
     this.changes.next(result.order);
     return result.order;
   }
 
-  /** Waits until every queued write of the order is durable; rejects when the last one failed. */
-  private async persisted(clientOrderId: string): Promise<void> {
-    await this.lastWrite.get(clientOrderId);
+  /**
+   * Queues a version of an order for the store. Writes of one order are chained so the store sees its versions
+   * in order; with none in flight the write starts at once instead of a microtask later.
+   */
+  private persist(order: Order): void {
+    const { clientOrderId } = order;
+    const queued = this.writes.get(clientOrderId);
+    const last =
+      queued === undefined
+        ? this.storeUpdate(order)
+        : queued.tail.then(() => this.options.store.update(order));
+    const tail = last.then(
+      () => this.settled(clientOrderId, last),
+      (error: unknown) => {
+        this.settled(clientOrderId, last);
+        this.anomalies.next({
+          clientOrderId,
+          accountId: order.accountId,
+          message: `store.update failed: ${String(error)}`,
+        });
+      },
+    );
+    this.writes.set(clientOrderId, { last, tail });
   }
 
-  private submitLeg(slot: AccountSlot, intent: OrderIntent): Promise<{ order: Order; duplicate: boolean }> {
-    const shared = this.inflight.get(intent.intentKey);
-    if (shared !== undefined) return shared.then((order) => ({ order, duplicate: true }));
-    let duplicate = false;
-    const run = (async (): Promise<Order> => {
-      const existing = await this.options.store.findByIntentKey(intent.intentKey);
-      if (existing !== undefined) {
-        duplicate = true;
-        if (!this.orders.has(existing.clientOrderId)) this.remember(existing);
-        return this.orders.get(existing.clientOrderId) as Order;
-      }
-      const order = this.newOrder(intent);
-      try {
-        await this.options.store.create(order);
-      } catch (error) {
-        if (!(error instanceof DuplicateIntentError)) throw error;
-        duplicate = true;
-        const winner = (await this.options.store.findByIntentKey(intent.intentKey)) as Order;
-        if (!this.orders.has(winner.clientOrderId)) this.remember(winner);
-        return this.orders.get(winner.clientOrderId) as Order;
-      }
-      this.remember(order);
-      this.changes.next(order);
-      return this.place(slot, order);
-    })();
-    this.inflight.set(intent.intentKey, run);
+  /** `store.update`, with a synchronous throw turned into a rejection like any other store failure. */
+  private storeUpdate(order: Order): Promise<void> {
+    try {
+      return this.options.store.update(order);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  /** Forgets an order's write chain once its latest write has settled, so the map holds only orders in flight. */
+  private settled(clientOrderId: string, last: Promise<void>): void {
+    if (this.writes.get(clientOrderId)?.last === last) this.writes.delete(clientOrderId);
+  }
+
+  /**
+   * Waits until the order's latest queued write is durable; rejects when it failed. Call it right after the
+   * `apply` whose write matters: a write that already settled is no longer tracked.
+   */
+  private async persisted(clientOrderId: string): Promise<void> {
+    await this.writes.get(clientOrderId)?.last;
+  }
+
+  private submitLeg(slot: AccountSlot, intent: OrderIntent): Promise<LegOutcome> {
+    const { intentKey } = intent;
+    const shared = this.inflight.get(intentKey);
+    if (shared !== undefined) return shared.then(asDuplicate);
+    const run = this.runLeg(slot, intent);
+    this.inflight.set(intentKey, run);
     const release = (): void => {
-      this.inflight.delete(intent.intentKey);
+      this.inflight.delete(intentKey);
     };
     run.then(release, release);
-    return run.then((order) => ({ order, duplicate }));
+    return run;
+  }
+
+  /** Finds or creates the leg's order (persisted before anything else) and places it. */
+  private async runLeg(slot: AccountSlot, intent: OrderIntent): Promise<LegOutcome> {
+    const existing = await this.options.store.findByIntentKey(intent.intentKey);
+    if (existing !== undefined) return { order: this.known(existing), duplicate: true };
+    const order = this.newOrder(intent);
+    try {
+      await this.options.store.create(order);
+    } catch (error) {
+      if (!(error instanceof DuplicateIntentError)) throw error;
+      const winner = (await this.options.store.findByIntentKey(intent.intentKey)) as Order;
+      return { order: this.known(winner), duplicate: true };
+    }
+    this.remember(order);
+    this.changes.next(order);
+    return { order: await this.place(slot, order), duplicate: false };
   }
 
   private newOrder(intent: OrderIntent): Order {
     const time = this.now();
-    return {
+    // Built as the state machine's copies are (required fields, then optional ones assigned), not with
+    // conditional spreads, so new orders and their later versions share hidden classes.
+    const order: { -readonly [K in keyof Order]: Order[K] } = {
       clientOrderId: this.newClientOrderId(),
       accountId: intent.accountId,
       intentKey: intent.intentKey,
-      ...(intent.signalId === undefined ? {} : { signalId: intent.signalId }),
       symbol: intent.symbol,
       side: intent.side,
       type: intent.type,
       quantity: intent.quantity,
-      ...(intent.price === undefined ? {} : { price: intent.price }),
-      ...(intent.triggerPrice === undefined ? {} : { triggerPrice: intent.triggerPrice }),
       product: this.options.product ?? 'MIS',
       tag: this.options.tag,
       state: 'INITIALIZED',
@@ -436,6 +494,10 @@ export class OrderRouter {
       createdAt: time,
       updatedAt: time,
     };
+    if (intent.signalId !== undefined) order.signalId = intent.signalId;
+    if (intent.price !== undefined) order.price = intent.price;
+    if (intent.triggerPrice !== undefined) order.triggerPrice = intent.triggerPrice;
+    return order;
   }
 
   /** Protection, rate limit, SUBMITTED persisted, then the one and only `placeOrder` for this order. */
@@ -460,14 +522,17 @@ export class OrderRouter {
         this.options.protectionBands ?? OPTION_PROTECTION_BANDS,
       );
     }
-    try {
-      await slot.limiter.acquire();
-    } catch (error) {
-      return this.apply(id, {
-        type: 'REJECT',
-        time: this.now(),
-        reason: `NOT_SENT: ${(error as Error).message}`,
-      });
+    // A free slot is taken synchronously; only a full window costs a queued promise.
+    if (!slot.limiter.tryAcquire()) {
+      try {
+        await slot.limiter.acquire();
+      } catch (error) {
+        return this.apply(id, {
+          type: 'REJECT',
+          time: this.now(),
+          reason: `NOT_SENT: ${(error as Error).message}`,
+        });
+      }
     }
     const submitted = this.apply(id, { type: 'SUBMIT', time: this.now(), ...(sent ? { sent } : {}) });
     try {
@@ -606,37 +671,22 @@ export class OrderRouter {
   }
 
   private withTimeout<T>(promise: Promise<T>): Promise<T> {
-    const ms = this.options.requestTimeoutMs ?? 5_000;
-    return new Promise<T>((resolve, reject) => {
-      const timer = this.options.scheduler.schedule(
-        () => reject(new RequestTimeout(`no reply within ${ms} ms`)),
-        ms,
-      );
-      promise.then(
-        (value) => {
-          timer.unsubscribe();
-          resolve(value);
-        },
-        (error: unknown) => {
-          timer.unsubscribe();
-          reject(error);
-        },
-      );
-    });
+    return this.timeouts.race(promise);
   }
 }
 
 /** The broker request for an order as it stands (after protection). */
 function toRequest(order: Order): OrderRequest {
-  return {
+  const request: { -readonly [K in keyof OrderRequest]: OrderRequest[K] } = {
     clientOrderId: order.clientOrderId,
     symbol: order.symbol,
     side: order.side,
     type: order.type,
     quantity: order.quantity,
-    ...(order.price === undefined ? {} : { price: order.price }),
-    ...(order.triggerPrice === undefined ? {} : { triggerPrice: order.triggerPrice }),
     product: order.product,
     tag: order.tag,
   };
+  if (order.price !== undefined) request.price = order.price;
+  if (order.triggerPrice !== undefined) request.triggerPrice = order.triggerPrice;
+  return request;
 }

@@ -90,7 +90,8 @@ export class PaperBroker implements Broker {
 
   /** Places an order and fills it at once if marketable. */
   async placeOrder(request: OrderRequest): Promise<{ brokerOrderId: string }> {
-    await this.latency();
+    // With no latency the broker acts within the call (no extra turn of the microtask queue per order).
+    if (this.latencyMs > 0) await this.latency();
     this.validate(request);
     if (this.byClientId.has(request.clientOrderId)) {
       // Real brokers do not dedupe tags; the paper broker refuses so a test catches a router that resends.
@@ -119,7 +120,7 @@ export class PaperBroker implements Broker {
 
   /** Changes an open order's price, trigger or quantity. */
   async modifyOrder(brokerOrderId: string, amendment: BrokerAmendment): Promise<void> {
-    await this.latency();
+    if (this.latencyMs > 0) await this.latency();
     const order = this.openOrder(brokerOrderId);
     if (amendment.quantity !== undefined && amendment.quantity < order.filledQty) {
       throw new BrokerError('rejected', 'QTY_BELOW_FILLED', 'quantity below the filled quantity', 'paper');
@@ -131,7 +132,7 @@ export class PaperBroker implements Broker {
 
   /** Cancels an open order. */
   async cancelOrder(brokerOrderId: string): Promise<void> {
-    await this.latency();
+    if (this.latencyMs > 0) await this.latency();
     const order = this.openOrder(brokerOrderId);
     order.status = 'CANCELLED';
     this.emit(order);
@@ -139,7 +140,7 @@ export class PaperBroker implements Broker {
 
   /** The paper broker's view of an order. */
   async getOrder(ref: OrderRef): Promise<BrokerOrderSnapshot | undefined> {
-    await this.latency();
+    if (this.latencyMs > 0) await this.latency();
     const id = 'brokerOrderId' in ref ? ref.brokerOrderId : this.byClientId.get(ref.clientOrderId);
     const order = id === undefined ? undefined : this.orders.get(id);
     return order && this.snapshot(order);
@@ -147,7 +148,7 @@ export class PaperBroker implements Broker {
 
   /** Net positions from paper fills. */
   async getPositions(): Promise<readonly BrokerPosition[]> {
-    await this.latency();
+    if (this.latencyMs > 0) await this.latency();
     return [...this.positions.entries()].map(([symbol, p]) => ({ symbol, ...p }));
   }
 
@@ -160,7 +161,6 @@ export class PaperBroker implements Broker {
   }
 
   private latency(): Promise<void> {
-    if (this.latencyMs <= 0) return Promise.resolve();
     return new Promise((resolve) => this.options.scheduler.schedule(() => resolve(), this.latencyMs));
   }
 
@@ -256,15 +256,16 @@ export class PaperBroker implements Broker {
   }
 
   private snapshot(order: PaperOrder): BrokerOrderSnapshot {
-    return {
+    const snapshot: { -readonly [K in keyof BrokerOrderSnapshot]: BrokerOrderSnapshot[K] } = {
       clientOrderId: order.request.clientOrderId,
       brokerOrderId: order.brokerOrderId,
       status: order.status,
       filledQty: order.filledQty,
       avgPrice: Math.round(order.avgPrice * 1e6) / 1e6,
       time: this.options.scheduler.now(),
-      ...(order.reason === undefined ? {} : { reason: order.reason }),
     };
+    if (order.reason !== undefined) snapshot.reason = order.reason;
+    return snapshot;
   }
 
   private emit(order: PaperOrder): void {

@@ -40,16 +40,30 @@ export class LimiterDisposedError extends Error {
   }
 }
 
+/** A waiter for a slot. */
+interface Waiter {
+  readonly resolve: () => void;
+  readonly reject: (error: Error) => void;
+}
+
 /**
  * A sliding-window-log limiter on an injected scheduler. Requests queue in FIFO order and are granted as soon as
  * every window has room — nothing is dropped. A sliding log (not a token bucket) because the rule is "never more
  * than N in *any* 1 s window": a bucket refilled per second can grant 2N across a refill boundary.
+ *
+ * Checks are O(1) per window: a window never holds more than its limit (a grant is only made when every window
+ * has room), so it is full exactly when the `limit`-th most recent grant is still inside it, and the log need
+ * only keep the last `max(limit)` grants. The queue is consumed from a head index, never `shift`ed.
  */
 export class RateLimiter {
-  private readonly grants: number[] = [];
-  private readonly queue: { resolve: () => void; reject: (error: Error) => void }[] = [];
+  /** grant times, ascending; entries before `oldest` are forgotten */
+  private grants: number[] = [];
+  private oldest = 0;
+  private queue: Waiter[] = [];
+  private head = 0;
   private timer: Subscription | undefined;
   private readonly longest: number;
+  private readonly keep: number;
 
   constructor(
     private readonly windows: readonly RateWindow[],
@@ -60,6 +74,7 @@ export class RateLimiter {
       if (!(w.limit >= 1) || !(w.windowMs > 0)) throw new RangeError(`invalid window ${JSON.stringify(w)}`);
     }
     this.longest = Math.max(...windows.map((w) => w.windowMs));
+    this.keep = Math.max(...windows.map((w) => Math.ceil(w.limit)));
   }
 
   /** Resolves when the caller may send one request; queues (FIFO) while the windows are full. */
@@ -70,56 +85,77 @@ export class RateLimiter {
     });
   }
 
-  /** Grants one request now if every window has room, without queueing. */
+  /** Grants one request now if every window has room and nobody is queued, without queueing. */
   tryAcquire(): boolean {
-    if (this.queue.length > 0 || this.waitMs(this.scheduler.now()) > 0) return false;
-    this.grants.push(this.scheduler.now());
+    const now = this.scheduler.now();
+    if (this.pending > 0 || this.waitMs(now) > 0) return false;
+    this.grant(now);
     return true;
   }
 
   /** requests waiting for a slot */
   get pending(): number {
-    return this.queue.length;
+    return this.queue.length - this.head;
   }
 
   /** Cancels the pending timer and fails every waiter. */
   dispose(): void {
     this.timer?.unsubscribe();
     this.timer = undefined;
-    for (const waiter of this.queue.splice(0)) waiter.reject(new LimiterDisposedError());
+    const waiters = this.queue.slice(this.head);
+    this.queue = [];
+    this.head = 0;
+    for (const waiter of waiters) waiter.reject(new LimiterDisposedError());
   }
 
   /** How long from `now` until every window has room for one more grant. */
   private waitMs(now: number): number {
-    // Forget grants older than the longest window.
-    let stale = 0;
-    while (stale < this.grants.length && (this.grants[stale] as number) <= now - this.longest) stale += 1;
-    if (stale > 0) this.grants.splice(0, stale);
+    const { grants } = this;
+    // Forget grants older than the longest window (they constrain nothing).
+    while (this.oldest < grants.length && (grants[this.oldest] as number) <= now - this.longest)
+      this.oldest += 1;
+    const count = grants.length - this.oldest;
     let wait = 0;
     for (const { limit, windowMs } of this.windows) {
-      // Grants inside (now - windowMs, now]; the log is sorted, so they are a suffix.
-      let first = this.grants.length;
-      while (first > 0 && (this.grants[first - 1] as number) > now - windowMs) first -= 1;
-      const inWindow = this.grants.length - first;
-      if (inWindow >= limit) {
-        // Room appears when the grant that must leave the window does: the (inWindow - limit)th one in it.
-        const leaving = this.grants[first + inWindow - limit] as number;
-        wait = Math.max(wait, leaving + windowMs - now);
-      }
+      const n = Math.ceil(limit);
+      if (count < n) continue;
+      // Full iff the n-th most recent grant is still inside (now - windowMs, now]; room appears when it leaves.
+      const leaving = grants[grants.length - n] as number;
+      if (leaving > now - windowMs) wait = Math.max(wait, leaving + windowMs - now);
     }
     return wait;
   }
 
+  private grant(now: number): void {
+    this.grants.push(now);
+    // Only the last `keep` grants can decide a window; drop the rest in amortised O(1).
+    const count = this.grants.length - this.oldest;
+    if (count > this.keep) this.oldest += count - this.keep;
+    if (this.oldest >= 64 && this.oldest * 2 >= this.grants.length) {
+      this.grants = this.grants.slice(this.oldest);
+      this.oldest = 0;
+    }
+  }
+
   private drain(): void {
     const now = this.scheduler.now();
-    while (this.queue.length > 0) {
+    while (this.head < this.queue.length) {
       const wait = this.waitMs(now);
       if (wait > 0) {
         this.arm(wait);
         return;
       }
-      this.grants.push(now);
-      this.queue.shift()?.resolve();
+      this.grant(now);
+      const waiter = this.queue[this.head] as Waiter;
+      this.head += 1;
+      if (this.head === this.queue.length) {
+        this.queue = [];
+        this.head = 0;
+      } else if (this.head >= 64 && this.head * 2 >= this.queue.length) {
+        this.queue = this.queue.slice(this.head);
+        this.head = 0;
+      }
+      waiter.resolve();
     }
   }
 
