@@ -405,12 +405,13 @@ async function startBareServer(intervalMs: number): Promise<{ child: ChildProces
 
 async function measureRest(props: {
   url: string;
+  serverPid: number;
   path: string;
   token: string | null;
   rate: number;
   seconds: number;
 }): Promise<RestResult> {
-  const { url, path, token, rate, seconds } = props;
+  const { url, serverPid, path, token, rate, seconds } = props;
   const run = (duration: number) =>
     autocannon({
       url: `${url}${path}`,
@@ -422,23 +423,30 @@ async function measureRest(props: {
     });
   // A short unmeasured run first: JIT, connection setup and SQLite's page cache are not what the target is about.
   await run(REST_WARMUP_S);
+  const cpuStart = readCpuTicks(serverPid);
   const result = await run(seconds);
+  const cpuEnd = readCpuTicks(serverPid);
+  const requests = result.requests.total;
   const summary: RestResult = {
     path,
     targetRate: rate,
-    achievedRate: result.requests.total / result.duration,
-    requests: result.requests.total,
+    achievedRate: requests / result.duration,
+    requests,
     p50: result.latency.p50,
     p90: result.latency.p90,
     p99: result.latency.p99,
     max: result.latency.max,
     non2xx: result.non2xx,
     errors: result.errors,
+    serverCpuUsPerRequest:
+      cpuStart === null || cpuEnd === null || requests === 0
+        ? null
+        : ((cpuEnd - cpuStart) / CLOCK_TICKS_PER_S / requests) * 1e6,
     load1: loadavg()[0] ?? 0,
   };
   log(
     `REST ${path}: ${summary.achievedRate.toFixed(0)} req/s, p50 ${summary.p50} ms, p99 ${summary.p99} ms, ` +
-      `non-2xx ${summary.non2xx}, errors ${summary.errors}`,
+      `non-2xx ${summary.non2xx}, errors ${summary.errors}, server CPU ${summary.serverCpuUsPerRequest?.toFixed(0) ?? '?'} µs/request`,
   );
   return summary;
 }
@@ -560,6 +568,7 @@ async function main(): Promise<void> {
         report.rest.push(
           await measureRest({
             url: product.url,
+            serverPid: pid,
             path,
             token,
             rate: options.restRate,

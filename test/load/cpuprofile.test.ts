@@ -36,5 +36,9 @@ describe('summarizeProfile', () => {
       { name: 'knex', ms: 2, percent: 20 },
     ]);
     expect(summary.byFunction[0]?.name).toBe('redact @pinojs/redact:10');
+    // Samples fall at 1, 3, 5, 6 and 10 ms; the last 3 ms hold only the final one (4 ms of redact).
+    expect(summarizeProfile(profile, 20, 3).byBucket).toEqual([
+      { name: '@pinojs/redact', ms: 4, percent: 100 },
+    ]);
   });
 });

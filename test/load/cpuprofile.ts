@@ -1,5 +1,6 @@
 // Summarises a V8 `.cpuprofile` (from `npm run bench:live -- --cpu-prof`): where the product's CPU time went,
-// as self time per function and per package/file. Usage: `npx tsx test/load/cpuprofile.ts <file> [top]`.
+// as self time per function and per package/file. Usage: `npx tsx test/load/cpuprofile.ts <file> [top] [lastS]`;
+// `lastS` keeps only the last seconds of the profile (the steady state, without start-up and the connection storm).
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
@@ -42,14 +43,24 @@ export function bucketOf(frame: CallFrame): string {
   return url.replace(/^file:\/\//, '').replace(/^.*\/(server|engine|web)\//, '$1/');
 }
 
-/** Self time per function and per bucket, largest first; each sample's delta is charged to its leaf node. */
+/**
+ * Self time per function and per bucket, largest first; each sample's delta is charged to its leaf node. With
+ * `lastMs`, only samples taken in the last `lastMs` of the profile count.
+ */
 export function summarizeProfile(
   profile: CpuProfile,
   top = 20,
+  lastMs = Infinity,
 ): { byFunction: ProfileRow[]; byBucket: ProfileRow[]; totalMs: number } {
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
   const selfUs = new Map<number, number>();
-  profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  const fromUs = profile.endTime - lastMs * 1000;
+  let at = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    const delta = profile.timeDeltas[i] ?? 0;
+    at += delta;
+    if (at >= fromUs) selfUs.set(id, (selfUs.get(id) ?? 0) + delta);
+  });
   const totalUs = [...selfUs.values()].reduce((a, b) => a + b, 0);
   const byFunction = new Map<string, number>();
   const byBucket = new Map<string, number>();
@@ -76,7 +87,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     process.exit(2);
   }
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
-  const { byFunction, byBucket, totalMs } = summarizeProfile(profile, Number(process.argv[3] ?? '25'));
+  const { byFunction, byBucket, totalMs } = summarizeProfile(
+    profile,
+    Number(process.argv[3] ?? '25'),
+    process.argv[4] === undefined ? Infinity : Number(process.argv[4]) * 1000,
+  );
   const print = (title: string, rows: ProfileRow[]) => {
     process.stdout.write(`\n${title}\n`);
     for (const r of rows)

@@ -40,6 +40,7 @@ const rest = (overrides: Partial<RestResult>): RestResult => ({
   max: 20,
   non2xx: 0,
   errors: 0,
+  serverCpuUsPerRequest: 300,
   load1: 0.5,
   ...overrides,
 });

@@ -60,6 +60,8 @@ export interface RestResult {
   max: number;
   non2xx: number;
   errors: number;
+  /** server CPU time per request (user+system): what the route costs, whatever else the machine was doing */
+  serverCpuUsPerRequest: number | null;
   load1: number;
 }
 
@@ -226,7 +228,7 @@ export function renderReport(report: BenchReport): string {
     out.push(`REST at a fixed ${report.rest[0]?.targetRate ?? TARGETS.restRate} req/s (latency ms)`);
     out.push(
       formatTable(
-        ['route', 'req/s', 'requests', 'p50', 'p90', 'p99', 'max', 'non-2xx', 'errors', 'load'],
+        ['route', 'req/s', 'requests', 'p50', 'p90', 'p99', 'max', 'non-2xx', 'errors', 'CPU µs/req', 'load'],
         report.rest.map((r) => [
           r.path,
           fmt(r.achievedRate, 0),
@@ -237,6 +239,7 @@ export function renderReport(report: BenchReport): string {
           fmt(r.max, 2),
           String(r.non2xx),
           String(r.errors),
+          fmt(r.serverCpuUsPerRequest, 0),
           fmt(r.load1),
         ]),
       ),
