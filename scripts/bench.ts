@@ -18,8 +18,10 @@ interface Target {
   readonly bench: BenchName;
   readonly target: string;
   readonly figure: string;
-  /** true when the figure meets the target; undefined when it cannot be read */
+  /** true when the figure meets the target */
   readonly met: (value: number) => boolean;
+  /** the same measurement in CPU time, shown beside it: on a shared machine wall time includes waiting */
+  readonly cpuFigure?: string;
 }
 
 const TARGETS: readonly Target[] = [
@@ -46,12 +48,14 @@ const TARGETS: readonly Target[] = [
     target: 'a year of 1-second ticks backtested in ≤ 10 s',
     figure: 'backtest, wall (s)',
     met: (v) => v <= 10,
+    cpuFigure: 'backtest, CPU (s)',
   },
   {
     bench: 'fanout',
     target: '1,000 paper accounts filled in ≤ 100 ms',
     figure: 'wall clock, best (ms)',
     met: (v) => v <= 100,
+    cpuFigure: 'CPU, best (ms)',
   },
 ];
 
@@ -102,16 +106,19 @@ async function main(): Promise<number> {
     }
   }
 
-  const rows: string[][] = [['target', 'measured', 'figure', '']];
+  const rows: string[][] = [['target', 'measured', 'figure', '', 'CPU time']];
   for (const t of TARGETS) {
     if (!selected.includes(t.bench)) continue;
-    const raw = results.get(t.bench)?.figures[t.figure];
+    const figures = results.get(t.bench)?.figures;
+    const raw = figures?.[t.figure];
+    const cpu = t.cpuFigure === undefined ? undefined : figures?.[t.cpuFigure];
     const value = numberOf(raw);
     rows.push([
       t.target,
       raw === undefined ? 'n/a' : fmt(raw),
       t.figure,
       value === undefined ? '?' : t.met(value) ? 'met' : 'MISSED',
+      cpu === undefined ? '' : fmt(cpu),
     ]);
   }
   if (rows.length > 1) process.stdout.write(`\ntargets (reported, never enforced)\n${table(rows)}\n`);
