@@ -58,6 +58,8 @@ const started = Date.now();
 const children = new Set<ChildProcess>();
 const tempDirs: string[] = [];
 let quiet = false;
+/** epoch ms of the last socket phase's recording, to point a CPU profile at the steady state */
+let recordingWindow = { from: 0, to: 0 };
 
 function log(message: string): void {
   if (!quiet)
@@ -186,6 +188,8 @@ interface Product {
   child: ChildProcess;
   url: string;
   logFile: string;
+  /** epoch ms of the spawn, ≈ the start of a --cpu-prof profile */
+  spawnedAt: number;
 }
 
 async function startProduct(options: BenchOptions, profileDir: string | null): Promise<Product> {
@@ -207,6 +211,7 @@ async function startProduct(options: BenchOptions, profileDir: string | null): P
   };
   const nodeArgs = ['--enable-source-maps'];
   if (profileDir !== null) nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
+  const spawnedAt = Date.now();
   const child = track(
     spawn(process.execPath, [...nodeArgs, SERVER_MAIN], { cwd: ROOT, env, stdio: ['ignore', fd, fd] }),
   );
@@ -219,7 +224,7 @@ async function startProduct(options: BenchOptions, profileDir: string | null): P
       const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2000) });
       if (res.ok) {
         log(`product up at ${url} (pid ${child.pid}, log ${logFile})`);
-        return { child, url, logFile };
+        return { child, url, logFile, spawnedAt };
       }
     } catch {
       // not listening yet
@@ -328,6 +333,7 @@ async function runSocketPhase(props: {
   const record: WorkerCommand = { type: 'record' };
   for (const w of workers) w.send(record);
   const recordStart = Date.now();
+  recordingWindow = { from: recordStart, to: recordStart + options.durationS * 1000 };
   const cpuStart = readCpuTicks(serverPid);
   const samples: MemorySample[] = [];
   const first = readMemory(serverPid);
@@ -580,10 +586,14 @@ async function main(): Promise<void> {
     await stopChild(product.child, 'SIGTERM', 15_000);
     if (profileDir !== null) {
       const profile = findProfile(profileDir);
+      const window = phases.has('product')
+        ? ` --from ${Math.floor((recordingWindow.from - product.spawnedAt) / 1000)}` +
+          ` --to ${Math.ceil((recordingWindow.to - product.spawnedAt) / 1000)}`
+        : '';
       notes.push(
         profile === null
           ? `no CPU profile was written to ${profileDir}`
-          : `CPU profile of the product: ${profile}`,
+          : `CPU profile of the product; summary of the recording window: npx tsx test/load/cpuprofile.ts ${profile}${window}`,
       );
     }
   }

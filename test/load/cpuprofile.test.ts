@@ -36,8 +36,12 @@ describe('summarizeProfile', () => {
       { name: 'knex', ms: 2, percent: 20 },
     ]);
     expect(summary.byFunction[0]?.name).toBe('redact @pinojs/redact:10');
-    // Samples fall at 1, 3, 5, 6 and 10 ms; the last 3 ms hold only the final one (4 ms of redact).
-    expect(summarizeProfile(profile, 20, 3).byBucket).toEqual([
+    // Samples fall at 1, 3, 5, 6 and 10 ms; 6..10 ms holds the last two (1 ms of knex, 4 ms of redact).
+    expect(summarizeProfile(profile, { fromMs: 6, toMs: 10 }).byBucket).toEqual([
+      { name: '@pinojs/redact', ms: 4, percent: 80 },
+      { name: 'knex', ms: 1, percent: 20 },
+    ]);
+    expect(summarizeProfile(profile, { fromMs: 7 }).byBucket).toEqual([
       { name: '@pinojs/redact', ms: 4, percent: 100 },
     ]);
   });

@@ -1,6 +1,8 @@
 // Summarises a V8 `.cpuprofile` (from `npm run bench:live -- --cpu-prof`): where the product's CPU time went,
-// as self time per function and per package/file. Usage: `npx tsx test/load/cpuprofile.ts <file> [top] [lastS]`;
-// `lastS` keeps only the last seconds of the profile (the steady state, without start-up and the connection storm).
+// as self time per function and per package/file.
+// Usage: `npx tsx test/load/cpuprofile.ts <file> [--top N] [--from S] [--to S]`; --from/--to (seconds from the
+// profile's start, which bench:live prints for its recording window) keep the steady state only, without start-up,
+// the connection storm and the shutdown.
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
@@ -44,22 +46,21 @@ export function bucketOf(frame: CallFrame): string {
 }
 
 /**
- * Self time per function and per bucket, largest first; each sample's delta is charged to its leaf node. With
- * `lastMs`, only samples taken in the last `lastMs` of the profile count.
+ * Self time per function and per bucket, largest first; each sample's delta is charged to its leaf node. `fromMs` /
+ * `toMs` (from the profile's start) keep only the samples of a window, e.g. the bench's recording window.
  */
 export function summarizeProfile(
   profile: CpuProfile,
-  top = 20,
-  lastMs = Infinity,
+  options: { top?: number; fromMs?: number; toMs?: number } = {},
 ): { byFunction: ProfileRow[]; byBucket: ProfileRow[]; totalMs: number } {
+  const { top = 20, fromMs = 0, toMs = Infinity } = options;
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
   const selfUs = new Map<number, number>();
-  const fromUs = profile.endTime - lastMs * 1000;
-  let at = profile.startTime;
+  let atUs = 0;
   profile.samples.forEach((id, i) => {
     const delta = profile.timeDeltas[i] ?? 0;
-    at += delta;
-    if (at >= fromUs) selfUs.set(id, (selfUs.get(id) ?? 0) + delta);
+    atUs += delta;
+    if (atUs >= fromMs * 1000 && atUs <= toMs * 1000) selfUs.set(id, (selfUs.get(id) ?? 0) + delta);
   });
   const totalUs = [...selfUs.values()].reduce((a, b) => a + b, 0);
   const byFunction = new Map<string, number>();
@@ -81,23 +82,32 @@ export function summarizeProfile(
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const file = process.argv[2];
+  const [file, ...rest] = process.argv.slice(2);
+  const flag = (name: string) => {
+    const i = rest.indexOf(name);
+    return i >= 0 ? Number(rest[i + 1]) : undefined;
+  };
   if (file === undefined) {
-    process.stderr.write('usage: npx tsx test/load/cpuprofile.ts <file.cpuprofile> [top]\n');
+    process.stderr.write(
+      'usage: npx tsx test/load/cpuprofile.ts <file.cpuprofile> [--top N] [--from S] [--to S]\n',
+    );
     process.exit(2);
   }
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
-  const { byFunction, byBucket, totalMs } = summarizeProfile(
-    profile,
-    Number(process.argv[3] ?? '25'),
-    process.argv[4] === undefined ? Infinity : Number(process.argv[4]) * 1000,
-  );
+  const from = flag('--from');
+  const to = flag('--to');
+  const { byFunction, byBucket, totalMs } = summarizeProfile(profile, {
+    top: flag('--top') ?? 25,
+    fromMs: from === undefined ? 0 : from * 1000,
+    toMs: to === undefined ? Infinity : to * 1000,
+  });
   const print = (title: string, rows: ProfileRow[]) => {
     process.stdout.write(`\n${title}\n`);
-    for (const r of rows)
+    for (const r of rows) {
       process.stdout.write(
         `${r.percent.toFixed(1).padStart(6)} %  ${r.ms.toFixed(0).padStart(7)} ms  ${r.name}\n`,
       );
+    }
   };
   process.stdout.write(`${(totalMs / 1000).toFixed(1)} s of samples\n`);
   print('self time by package / file', byBucket);
