@@ -25,6 +25,24 @@ describe('client order ids', () => {
     expect(ids.size).toBe(10_000);
   });
 
+  it('formats every counter and random part as 3 base-36 digits, wrapping the counter', () => {
+    const draws = [0, 1 / 36 ** 3, 0.5, 0.999_999_9];
+    let draw = 0;
+    const next = createClientOrderIdFactory({
+      now: () => now,
+      random: () => draws[draw++ % draws.length] ?? 0,
+    });
+    const pad = (value: number): string => value.toString(36).padStart(3, '0');
+    const mismatches: string[] = [];
+    for (let seq = 0; seq < 36 ** 3 + 2; seq += 1) {
+      const id = next();
+      const random = draws[seq % draws.length] ?? 0;
+      const expected = `-${pad(seq % 36 ** 3)}-${pad(Math.floor(random * 36 ** 3))}`;
+      if (!id.endsWith(expected) || id.length !== CLIENT_ORDER_ID_LENGTH) mismatches.push(id);
+    }
+    expect(mismatches).toEqual([]);
+  });
+
   it('round-trips through the alphanumeric tag form', () => {
     const next = createClientOrderIdFactory({ now: () => now });
     const id = next();

@@ -5,7 +5,7 @@ import type { Quote } from '../core/types';
 import { BrokerError } from './broker';
 import type { Broker, BrokerCapabilities, BrokerOrderSnapshot, OrderRef } from './broker';
 import { InMemoryOrderStore } from './orderStore';
-import type { OrderRequest } from './orderTypes';
+import type { Order, OrderRequest } from './orderTypes';
 import { OrderRouter } from './orderRouter';
 import type { OrderRouterOptions } from './orderRouter';
 import { PAPER_CAPABILITIES, PaperBroker } from './paperBroker';
@@ -473,5 +473,87 @@ describe('OrderRouter under broker failures', () => {
       ),
       { numRuns: 60 },
     );
+  });
+});
+
+/** An in-memory store that fails chosen writes, to check what the router does when persistence fails. */
+class FailingStore extends InMemoryOrderStore {
+  constructor(private readonly failUpdate: (order: Order) => boolean) {
+    super();
+  }
+  override async update(order: Order): Promise<void> {
+    if (this.failUpdate(order)) throw new Error(`disk full at ${order.state}`);
+    await super.update(order);
+  }
+}
+
+describe('OrderRouter fast path (zero-latency broker, free rate limit)', () => {
+  it('persists INITIALIZED, SUBMITTED, ACCEPTED, FILLED in order for every account, SUBMITTED durable before the call, and leaves no timer behind', async () => {
+    const accountIds = Array.from({ length: 50 }, (_, i) => `a${i}`);
+    const { router, store, brokers, time } = paperSetup(accountIds);
+    const stateAtCall: string[] = [];
+    for (const broker of brokers.values()) {
+      const place = broker.placeOrder.bind(broker);
+      broker.placeOrder = async (request) => {
+        stateAtCall.push((await store.get(request.clientOrderId))?.state ?? 'missing');
+        return place(request);
+      };
+    }
+    const results = await router.routeEntry({ signalId: 'S1', accountIds, symbol: SYMBOL, quantity: 65 });
+    expect(results.every((r) => r.status === 'placed')).toBe(true);
+    expect(stateAtCall).toEqual(accountIds.map(() => 'SUBMITTED'));
+    for (const result of results) {
+      const id = result.orders[0]?.clientOrderId;
+      expect(store.writes.filter((w) => w.clientOrderId === id).map((w) => w.state)).toEqual([
+        'INITIALIZED',
+        'SUBMITTED',
+        'ACCEPTED',
+        'FILLED',
+      ]);
+    }
+    // The shared request timeout is cancelled once every call has answered.
+    expect(time.scheduler.actions).toHaveLength(0);
+  });
+
+  it('never calls the broker when the SUBMITTED write fails, and reports the failure', async () => {
+    const time = new VirtualTime(START);
+    const store = new FailingStore((order) => order.state === 'SUBMITTED');
+    const router = makeRouter(time, store);
+    const broker = new FlakyBroker(time, store);
+    router.addAccount({ accountId: 'a1', broker });
+    const anomalies: string[] = [];
+    router.anomalies$.subscribe((a) => anomalies.push(a.message));
+    const [result] = await router.routeEntry({
+      signalId: 'S1',
+      accountIds: ['a1'],
+      symbol: SYMBOL,
+      quantity: 65,
+    });
+    expect(broker.requests).toHaveLength(0);
+    expect(result?.status).toBe('rejected');
+    expect(result?.orders[0]).toMatchObject({ state: 'REJECTED' });
+    expect(result?.orders[0]?.reason).toMatch(/^NOT_SENT: disk full at SUBMITTED/);
+    expect(anomalies).toContain('store.update failed: Error: disk full at SUBMITTED');
+  });
+
+  it('keeps writing later versions in order after one write fails', async () => {
+    const time = new VirtualTime(START);
+    const store = new FailingStore((order) => order.state === 'ACCEPTED');
+    const quotes = new Quotes();
+    const router = makeRouter(time, store, { quotes });
+    router.addAccount({ accountId: 'a1', broker: new PaperBroker({ quotes, scheduler: time.scheduler }) });
+    router.start();
+    const anomalies: string[] = [];
+    router.anomalies$.subscribe((a) => anomalies.push(a.message));
+    const [result] = await router.routeEntry({
+      signalId: 'S1',
+      accountIds: ['a1'],
+      symbol: SYMBOL,
+      quantity: 65,
+    });
+    await time.advance(0);
+    expect(store.writes.map((w) => w.state)).toEqual(['INITIALIZED', 'SUBMITTED', 'FILLED']);
+    expect(result?.orders[0]?.state).toBe('FILLED');
+    expect(anomalies).toEqual(['store.update failed: Error: disk full at ACCEPTED']);
   });
 });

@@ -120,6 +120,23 @@ function asDuplicate(outcome: LegOutcome): LegOutcome {
   return { order: outcome.order, duplicate: true };
 }
 
+/** An account's result from its legs: duplicate when every leg was, else the worst leg's state decides. */
+function accountResult(accountId: string, outcomes: readonly LegOutcome[]): AccountRouteResult {
+  const orders: Order[] = [];
+  let duplicates = 0;
+  let rejected = false;
+  let unknown = false;
+  for (const { order, duplicate } of outcomes) {
+    orders.push(order);
+    if (duplicate) duplicates += 1;
+    if (order.state === 'REJECTED') rejected = true;
+    if (order.state === 'UNKNOWN') unknown = true;
+  }
+  const status: AccountRouteResult['status'] =
+    duplicates === outcomes.length ? 'duplicate' : rejected ? 'rejected' : unknown ? 'unknown' : 'placed';
+  return { accountId, status, orders };
+}
+
 /**
  * Places orders for many accounts. Per order: client id → `store.create` → (market protection) → rate limiter →
  * `store.update(SUBMITTED)` → `placeOrder` with a timeout. A timeout or a dropped connection makes the order
@@ -283,15 +300,7 @@ export class OrderRouter {
       const orders = [...this.orders.values()].filter((o) => o.intentKey.startsWith(`${intent.intentKey}#`));
       return { accountId, status: 'failed', orders, error: `store: ${String(error)}` };
     }
-    const orders = outcomes.map((o) => o.order);
-    const status: AccountRouteResult['status'] = outcomes.every((o) => o.duplicate)
-      ? 'duplicate'
-      : orders.some((o) => o.state === 'REJECTED')
-        ? 'rejected'
-        : orders.some((o) => o.state === 'UNKNOWN')
-          ? 'unknown'
-          : 'placed';
-    return { accountId, status, orders };
+    return accountResult(accountId, outcomes);
   }
 
   /** Asks the broker to cancel an open order; the broker's update confirms it. */
@@ -439,8 +448,8 @@ export class OrderRouter {
    * Waits until the order's latest queued write is durable; rejects when it failed. Call it right after the
    * `apply` whose write matters: a write that already settled is no longer tracked.
    */
-  private async persisted(clientOrderId: string): Promise<void> {
-    await this.writes.get(clientOrderId)?.last;
+  private persisted(clientOrderId: string): Promise<void> | undefined {
+    return this.writes.get(clientOrderId)?.last;
   }
 
   private submitLeg(slot: AccountSlot, intent: OrderIntent): Promise<LegOutcome> {
@@ -536,7 +545,8 @@ export class OrderRouter {
     }
     const submitted = this.apply(id, { type: 'SUBMIT', time: this.now(), ...(sent ? { sent } : {}) });
     try {
-      await this.persisted(id);
+      const durable = this.persisted(id);
+      if (durable !== undefined) await durable;
     } catch (error) {
       // Never call the broker for an order whose SUBMITTED state is not durable.
       return this.apply(id, {

@@ -273,6 +273,61 @@ describe('applyOrderEvent: races (table)', () => {
   });
 });
 
+describe('applyOrderEvent: copies', () => {
+  // `Required` makes this fixture fail to compile when `Order` gains a field, so the copy below is checked for it.
+  const full: Required<Order> = {
+    clientOrderId: 'OP-full',
+    brokerOrderId: 'B9',
+    accountId: 'a9',
+    intentKey: 'sig:a9#0',
+    signalId: 'sig',
+    symbol: 'NIFTY24NOV2624000CE',
+    side: 'SELL',
+    type: 'SL',
+    quantity: 130,
+    price: 99,
+    triggerPrice: 100,
+    product: 'NRML',
+    tag: 'OPALGO',
+    state: 'ACCEPTED',
+    filledQty: 65,
+    avgPrice: 99.5,
+    fillIds: ['f1'],
+    pendingAmendment: { price: 98 },
+    protectedFrom: 'SL-M',
+    reason: 'earlier reason',
+    lateFill: false,
+    createdAt: T0,
+    updatedAt: T0,
+  };
+
+  it('carries every field into the next version and changes only what the event says', () => {
+    const cases: [OrderEvent, Partial<Order>][] = [
+      [{ type: 'EXPIRE', time: t }, { state: 'EXPIRED' }],
+      [{ type: 'CANCEL_REQUEST', time: t }, { state: 'CANCEL_PENDING' }],
+      [
+        { type: 'REJECT', time: t, reason: 'RMS' },
+        { state: 'REJECTED', reason: 'RMS' },
+      ],
+      [fill(65, 100.5, 'f2'), { state: 'FILLED', filledQty: 130, avgPrice: 100, fillIds: ['f1', 'f2'] }],
+      [status('ACCEPTED', 65, 99.5), { state: 'PARTIALLY_FILLED' }],
+    ];
+    for (const [event, changes] of cases) {
+      const result = applyOrderEvent(full, event);
+      expect(result.ok, event.type).toBe(true);
+      if (result.ok) expect(result.order, event.type).toStrictEqual({ ...full, updatedAt: t, ...changes });
+    }
+  });
+
+  it('returns the very same order for an event that changes nothing (nothing to persist)', () => {
+    const accepted = order({ state: 'ACCEPTED', brokerOrderId: 'B1' });
+    for (const event of [{ type: 'ACCEPT', time: t, brokerOrderId: 'B2' } as const, status('ACCEPTED')]) {
+      const result = applyOrderEvent(accepted, event);
+      expect(result.ok && result.order).toBe(accepted);
+    }
+  });
+});
+
 describe('transition tables', () => {
   it('only name edges that exist in ORDER_STATE_GRAPH', () => {
     for (const table of [...Object.values(EVENT_TARGETS), ...Object.values(STATUS_TARGETS)]) {

@@ -477,6 +477,14 @@ export function applyOrderEvent(order: Order, event: OrderEvent): OrderTransitio
   if (event.type === 'FILL' && event.fillId !== undefined && order.fillIds.includes(event.fillId)) {
     return { ok: true, order }; // the same fill delivered twice
   }
+  if (
+    event.type === 'ACCEPT' &&
+    order.brokerOrderId !== undefined &&
+    EVENT_TARGETS.ACCEPT[order.state] === 'STAY'
+  ) {
+    // A late acknowledgement of an order the broker's own update already reported: nothing to copy or persist.
+    return { ok: true, order };
+  }
   let target: TransitionTarget | undefined;
   let reported: BrokerOrderStatus | undefined;
   if (event.type === 'STATUS') {

@@ -100,6 +100,15 @@ describe('PaperBroker', () => {
     expect(placed).toBe(true);
   });
 
+  it('acts within the call at latency 0: updates are out before the reply, refusals still reject', async () => {
+    const { broker, updates, time } = setup();
+    const reply = broker.placeOrder(request());
+    expect(updates.map((u) => u.status)).toEqual(['ACCEPTED', 'FILLED']);
+    expect(time.scheduler.actions).toHaveLength(0);
+    await expect(reply).resolves.toEqual({ brokerOrderId: updates[0]?.brokerOrderId });
+    await expect(broker.placeOrder(request({ quantity: 0 }))).rejects.toMatchObject({ code: 'BAD_QTY' });
+  });
+
   it('cancels a resting order and refuses to cancel it twice', async () => {
     const { broker, updates } = setup();
     const { brokerOrderId } = await broker.placeOrder(request({ type: 'LIMIT', price: 90 }));

@@ -45,6 +45,11 @@ export const PAPER_CAPABILITIES: BrokerCapabilities = {
   tagMaxLength: 20,
 };
 
+/** Refuses a request the way a broker's validation does (a module function: `validate` runs on every order). */
+function reject(code: string, message: string): never {
+  throw new BrokerError('rejected', code, message, 'paper');
+}
+
 interface PaperOrder {
   readonly brokerOrderId: string;
   request: OrderRequest;
@@ -165,9 +170,6 @@ export class PaperBroker implements Broker {
   }
 
   private validate(request: OrderRequest): void {
-    const reject = (code: string, message: string): never => {
-      throw new BrokerError('rejected', code, message, 'paper');
-    };
     if (!Number.isInteger(request.quantity) || request.quantity <= 0)
       reject('BAD_QTY', 'quantity must be positive');
     const freeze = this.capabilities.freezeQty;

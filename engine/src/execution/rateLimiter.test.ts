@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { accountRateWindows, LimiterDisposedError, RateLimiter } from './rateLimiter';
+import type { RateWindow } from './rateLimiter';
 import { VirtualTime } from './virtualTime';
 
 /** Largest number of grants inside any half-open window [g, g + windowMs). */
@@ -88,5 +89,61 @@ describe('RateLimiter', () => {
     const waiting = limiter.acquire();
     limiter.dispose();
     await expect(waiting).rejects.toBeInstanceOf(LimiterDisposedError);
+  });
+});
+
+/**
+ * The limiter's rule computed naively over the whole grant log: the earliest instant ≥ `from` at which every
+ * window holds fewer than its limit.
+ */
+function naiveGrantTime(grants: readonly number[], windows: readonly RateWindow[], from: number): number {
+  let at = from;
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const { limit, windowMs } of windows) {
+      const inside = grants.filter((g) => g > at - windowMs && g <= at);
+      if (inside.length >= limit) {
+        at = (inside[inside.length - limit] as number) + windowMs;
+        changed = true;
+      }
+    }
+  }
+  return at;
+}
+
+describe('RateLimiter against the naive sliding log', () => {
+  it('grants at exactly the instants a full scan of every window allows, over long runs and several windows', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 2, max: 40 }),
+        fc.array(fc.integer({ min: 0, max: 200 }), { minLength: 1, maxLength: 150 }),
+        async (perSecond, perTenSeconds, gaps) => {
+          const windows: RateWindow[] = [
+            { limit: perSecond, windowMs: 1_000 },
+            { limit: perTenSeconds, windowMs: 10_000 },
+          ];
+          const time = new VirtualTime(0);
+          const limiter = new RateLimiter(windows, time.scheduler);
+          const granted: number[] = [];
+          let arrival = 0;
+          const arrivals: number[] = [];
+          for (const gap of gaps) {
+            await time.advance(gap);
+            arrival += gap;
+            arrivals.push(arrival);
+            // Half the callers try the synchronous path first, as the router does.
+            if (gap % 2 === 0 && limiter.tryAcquire()) granted.push(time.now());
+            else void limiter.acquire().then(() => granted.push(time.now()));
+          }
+          await time.until(() => granted.length === gaps.length, 10_000_000, 1_000);
+          const expected: number[] = [];
+          for (const at of arrivals)
+            expected.push(naiveGrantTime(expected, windows, Math.max(at, expected.at(-1) ?? 0)));
+          expect(granted).toEqual(expected);
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 });
