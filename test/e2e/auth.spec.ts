@@ -88,8 +88,7 @@ test('login lands on the dashboard; logout returns to the landing page and revok
   const before = await page.request.get('/api/auth/me', { headers: { Authorization: `Bearer ${token}` } });
   expect(before.status()).toBe(200);
 
-  // The top-right toast covers the Logout button while it shows; close it as a user would.
-  await dismissToasts(page);
+  // Toasts sit bottom-right, so Logout is clickable while the login toast still shows.
   await page.getByRole('button', { name: 'Logout' }).click();
   await expect(page.getByRole('button', { name: 'Get Started', exact: true })).toBeVisible();
   await expect(page).toHaveURL('/');

@@ -70,27 +70,15 @@ test('a visitor signs up, pays in test mode, switches the bot on and sees a pape
     await expect(payment.getByText('SSL Encrypted')).toBeVisible();
     await expect(payment.getByRole('button', { name: 'Cancel' })).toBeEnabled();
 
-    // After a verified payment the app refreshes the user, then reloads the page (spec §4), which would take the
-    // success toast with it before it can be seen. Holding the refresh (a slow network, as far as the app can
-    // tell) keeps the page still until the toast has been checked.
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route('**/api/auth/me', async (route) => {
-      await held;
-      await route.continue();
-    });
+    // A verified payment refreshes the user and reloads the page (spec §4); the success toast is shown by the
+    // reloaded page, so it is still there to be read.
     const verified = page.waitForResponse((r) => r.url().endsWith('/api/payment/verify'));
+    const reloaded = page.waitForEvent('load');
     await payment.getByRole('button', { name: 'Pay ₹5,898.82' }).click();
     expect((await verified).status()).toBe(200);
+    await reloaded;
     await expect(toast(page, 'Payment Successful')).toBeVisible();
     await expect(toast(page, 'Your subscription is now active!')).toBeVisible();
-
-    const reloaded = page.waitForEvent('load');
-    release();
-    await reloaded;
-    await page.unroute('**/api/auth/me');
   });
 
   await test.step('lands on the dashboard with an active subscription and live NIFTY', async () => {

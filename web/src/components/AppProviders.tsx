@@ -14,7 +14,8 @@ export interface AppProvidersProps {
 export function AppProviders({ children, env = 'default' }: AppProvidersProps) {
   return (
     <MantineProvider theme={theme} defaultColorScheme="light" env={env}>
-      <Notifications limit={TOAST_LIMIT} autoClose={TOAST_DURATION_MS} position="top-right" />
+      {/* Bottom-right: a top-right toast would cover the header's Logout button for its 5 seconds. */}
+      <Notifications limit={TOAST_LIMIT} autoClose={TOAST_DURATION_MS} position="bottom-right" />
       {children}
     </MantineProvider>
   );

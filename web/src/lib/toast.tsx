@@ -46,3 +46,39 @@ export function toastError(title: string, message?: ReactNode, options?: ToastOp
 export function toastInfo(title: string, message?: ReactNode, options?: ToastOptions): string {
   return show('blue', <IconInfoCircle size={18} />, title, message, options);
 }
+
+const DEFERRED_TOAST_KEY = 'optionpilot:deferred-toast';
+
+/**
+ * Shows a success toast on the next page load instead of now: for flows that end in a full reload (spec §4, a
+ * verified payment), where a toast shown before the reload would vanish one round trip later.
+ */
+export function toastSuccessAfterReload(title: string, message?: string): void {
+  try {
+    sessionStorage.setItem(DEFERRED_TOAST_KEY, JSON.stringify({ title, message }));
+  } catch {
+    // Storage refused (private mode quota): show it now rather than lose it.
+    toastSuccess(title, message);
+  }
+}
+
+/** Shows (once) a toast deferred by toastSuccessAfterReload; called when the app starts. */
+export function showDeferredToast(): void {
+  let raw: string | null = null;
+  try {
+    raw = sessionStorage.getItem(DEFERRED_TOAST_KEY);
+    sessionStorage.removeItem(DEFERRED_TOAST_KEY);
+  } catch {
+    return;
+  }
+  if (!raw) return;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (parsed && typeof parsed === 'object' && 'title' in parsed && typeof parsed.title === 'string') {
+      const message = 'message' in parsed && typeof parsed.message === 'string' ? parsed.message : undefined;
+      toastSuccess(parsed.title, message);
+    }
+  } catch {
+    // A malformed entry is dropped; it only ever held a toast.
+  }
+}

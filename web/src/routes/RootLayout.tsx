@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Outlet, useNavigate } from 'react-router-dom';
 import { SESSION_EXPIRED_EVENT, errorMessage, type SessionExpiredDetail } from '../api/client';
 import { GlobalDialogs } from '../features/auth/GlobalDialogs';
-import { toastError } from '../lib/toast';
+import { showDeferredToast, toastError } from '../lib/toast';
 import { useSessionStore } from '../stores/session';
 import { useUiStore } from '../stores/ui';
 
@@ -24,6 +24,8 @@ export function RootLayout() {
     window.addEventListener(SESSION_EXPIRED_EVENT, onExpired);
     return () => window.removeEventListener(SESSION_EXPIRED_EVENT, onExpired);
   }, [navigate]);
+
+  useEffect(() => showDeferredToast(), []);
 
   useEffect(() => {
     const { status, refreshing, refreshMe } = useSessionStore.getState();

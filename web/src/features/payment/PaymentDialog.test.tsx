@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import type { CreateOrderResponse, UserDto } from '@optionpilot/server/contract';
 import { browser } from '../../lib/browser';
+import { showDeferredToast } from '../../lib/toast';
 import { useSessionStore } from '../../stores/session';
 import { useUiStore } from '../../stores/ui';
 import { mockApi, renderWithProviders } from '../dashboard/testUtils';
@@ -82,8 +83,14 @@ describe('PaymentDialog', () => {
     });
     openDialog();
     fireEvent.click(await screen.findByRole('button', { name: /^Pay/ }));
+    await waitFor(() => expect(assign).toHaveBeenCalledTimes(1));
+    // The success toast waits for the reload (it would vanish with the old page); the new page shows it.
+    expect(screen.queryByText('Payment Successful')).toBeNull();
+    showDeferredToast();
     expect(await screen.findByText('Payment Successful')).toBeTruthy();
     expect(screen.getByText('Your subscription is now active!')).toBeTruthy();
+    showDeferredToast();
+    expect(screen.getAllByText('Payment Successful')).toHaveLength(1);
     expect(api.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
       'POST /api/payment/create-order',
       'POST /api/payment/test-checkout',

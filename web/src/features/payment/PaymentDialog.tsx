@@ -13,7 +13,7 @@ import type {
 import { api, errorMessage } from '../../api/client';
 import { browser } from '../../lib/browser';
 import { formatInr } from '../../lib/format';
-import { toastError, toastSuccess } from '../../lib/toast';
+import { toastError, toastSuccessAfterReload } from '../../lib/toast';
 import { useSessionStore } from '../../stores/session';
 import { selectPaymentDialogOpen, useUiStore } from '../../stores/ui';
 import { loadRazorpayCheckout } from './razorpayCheckout';
@@ -62,7 +62,8 @@ export function PaymentDialog() {
   const verify = async (result: CheckoutResult) => {
     try {
       await paymentApi.verify(result);
-      toastSuccess('Payment Successful', 'Your subscription is now active!');
+      // Shown after the reload below, so the user actually sees it.
+      toastSuccessAfterReload('Payment Successful', 'Your subscription is now active!');
       try {
         await useSessionStore.getState().refreshMe();
       } catch {
