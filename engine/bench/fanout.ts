@@ -11,7 +11,7 @@ import type { QuoteSource } from '../src/execution/paperBroker';
 import type { BenchResult } from './types';
 
 const ACCOUNTS = 1_000;
-const WARMUP_ROUNDS = 2;
+const WARMUP_ROUNDS = 3;
 const ROUNDS = 7;
 const SYMBOL = 'NIFTY24NOV2624000CE';
 

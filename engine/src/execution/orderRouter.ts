@@ -114,6 +114,8 @@ interface PendingWrites {
   readonly tail: Promise<void>;
 }
 
+const RESOLVED: Promise<void> = Promise.resolve();
+
 const DEFAULT_BACKOFF_MS: readonly number[] = [500, 1_000, 2_000, 4_000, 8_000, 15_000, 30_000];
 
 function asDuplicate(outcome: LegOutcome): LegOutcome {
@@ -407,15 +409,13 @@ export class OrderRouter {
 
   /**
    * Queues a version of an order for the store. Writes of one order are chained so the store sees its versions
-   * in order; with none in flight the write starts at once instead of a microtask later.
+   * in order; each starts in a later microtask, never inside `apply`, so a store that calls back into the router
+   * cannot overtake a write.
    */
   private persist(order: Order): void {
     const { clientOrderId } = order;
-    const queued = this.writes.get(clientOrderId);
-    const last =
-      queued === undefined
-        ? this.storeUpdate(order)
-        : queued.tail.then(() => this.options.store.update(order));
+    const previous = this.writes.get(clientOrderId)?.tail ?? RESOLVED;
+    const last = previous.then(() => this.options.store.update(order));
     const tail = last.then(
       () => this.settled(clientOrderId, last),
       (error: unknown) => {
@@ -428,15 +428,6 @@ export class OrderRouter {
       },
     );
     this.writes.set(clientOrderId, { last, tail });
-  }
-
-  /** `store.update`, with a synchronous throw turned into a rejection like any other store failure. */
-  private storeUpdate(order: Order): Promise<void> {
-    try {
-      return this.options.store.update(order);
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
   }
 
   /** Forgets an order's write chain once its latest write has settled, so the map holds only orders in flight. */

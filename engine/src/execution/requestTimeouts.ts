@@ -23,6 +23,10 @@ interface Deadline {
  * its entry. A fan-out of 1,000 orders so costs one timer, not 1,000 created and cancelled (on a
  * `VirtualTimeScheduler` each of those also re-sorted the action list). A call still fails at exactly its own
  * deadline; when nothing is open the action is cancelled, so an idle router holds no timer.
+ *
+ * Live, `now()` is the wall clock. When the armed action runs, its own deadline counts as reached even if the
+ * clock was stepped back meanwhile, so a backward step delays no timeout; a forward step can end calls early,
+ * which only makes an order UNKNOWN sooner (resolved by asking the broker, never by resending).
  */
 export class RequestTimeouts {
   private entries: Deadline[] = [];
@@ -30,6 +34,8 @@ export class RequestTimeouts {
   private open = 0;
   /** armed for the oldest open deadline while any call is open */
   private timer: Subscription | undefined;
+  /** the deadline the armed action was scheduled for */
+  private armedFor = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly scheduler: SchedulerLike,
@@ -75,13 +81,14 @@ export class RequestTimeouts {
     this.head = 0;
   }
 
-  private arm(at: number): void {
-    this.timer = this.scheduler.schedule(() => this.fire(), Math.max(0, at - this.scheduler.now()));
+  private arm(at: number, from = this.scheduler.now()): void {
+    this.armedFor = at;
+    this.timer = this.scheduler.schedule(() => this.fire(), Math.max(0, at - from));
   }
 
   private fire(): void {
     this.timer = undefined;
-    const now = this.scheduler.now();
+    const now = Math.max(this.scheduler.now(), this.armedFor);
     const expired: Deadline[] = [];
     while (this.head < this.entries.length) {
       const entry = this.entries[this.head] as Deadline;
@@ -99,7 +106,7 @@ export class RequestTimeouts {
     }
     const next = this.entries[this.head];
     if (this.open === 0) this.reset();
-    else if (next !== undefined) this.arm(next.at);
+    else if (next !== undefined) this.arm(next.at, now);
     // Rejected after the bookkeeping, so a caller reacting to its timeout sees a consistent queue.
     for (const entry of expired) entry.reject(new RequestTimeout(this.ms));
   }
