@@ -65,23 +65,28 @@ describe('target verdicts', () => {
     expect(restVerdict(undefined)).toBe('not judged');
   });
 
-  it('judges memory only on runs of 5 minutes or more, by the slope of the second half', () => {
+  it('judges memory only on runs of 5 minutes or more, by the slope of the whole window', () => {
     const t0 = 1_700_000_000_000;
-    // Grows 10 MB/min for the first 3 minutes (warm-up), then flat for 7: flat.
-    const samples = Array.from({ length: 601 }, (_, s) => ({
+    // A GC sawtooth over 10 minutes: climbs 6 MB in 5 minutes, drops back, climbs again; no growth of the floor.
+    const sawtooth = Array.from({ length: 601 }, (_, s) => ({
       t: t0 + s * 1000,
-      rssMb: 200 + Math.min(s, 180) / 6,
+      rssMb: 200 + ((s % 300) / 300) * 6,
       anonMb: null,
     }));
-    const memory = summarizeMemory(samples, 150);
-    expect(memory).toMatchObject({ idleMb: 150, startMb: 200, endMb: 230, peakMb: 230, spanS: 600 });
+    const memory = summarizeMemory(sawtooth, 150);
+    expect(memory).toMatchObject({
+      idleMb: 150,
+      startMb: 200,
+      peakMb: expect.closeTo(205.98, 2),
+      spanS: 600,
+    });
     expect(memoryVerdict(memory)).toBe('met');
     const leaking = summarizeMemory(
-      samples.map((s, i) => ({ ...s, rssMb: 200 + i / 30 })), // 2 MB/min throughout
+      sawtooth.map((s, i) => ({ ...s, rssMb: 200 + i / 30 })), // 2 MB/min throughout
       150,
     );
     expect(memoryVerdict(leaking)).toBe('missed');
-    expect(memoryVerdict(summarizeMemory(samples.slice(0, 60), 150))).toBe('not judged');
+    expect(memoryVerdict(summarizeMemory(sawtooth.slice(0, 60), 150))).toBe('not judged');
     expect(summarizeMemory([], null)).toBeNull();
   });
 });
