@@ -9,3 +9,4 @@ export * from './rateLimiter';
 export * from './paperBroker';
 export * from './orderRouter';
 export * from './virtualTime';
+export * from './requestTimeouts';

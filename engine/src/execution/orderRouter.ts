@@ -403,7 +403,8 @@ export class OrderRouter {
     if (result.order === current) return current;
     this.remember(result.order, current);
     this.persist(result.order);
-    this.changes.next(result.order);
+    // Skipped when nobody listens: a Subject allocates per `next` even with no observers.
+    if (this.changes.observed) this.changes.next(result.order);
     return result.order;
   }
 
@@ -469,7 +470,7 @@ export class OrderRouter {
       return { order: this.known(winner), duplicate: true };
     }
     this.remember(order);
-    this.changes.next(order);
+    if (this.changes.observed) this.changes.next(order);
     return { order: await this.place(slot, order), duplicate: false };
   }
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { Subscription } from 'rxjs';
+import type { SchedulerAction, SchedulerLike } from 'rxjs';
 import { RequestTimeout, RequestTimeouts } from './requestTimeouts';
 import { VirtualTime } from './virtualTime';
 
@@ -114,5 +116,49 @@ describe('RequestTimeouts', () => {
       ),
       { numRuns: 80 },
     );
+  });
+
+  it('does not postpone a timeout when the wall clock is stepped back while calls wait', async () => {
+    // Timers run on elapsed time (as setInterval does) while now() is a wall clock the test can step.
+    let wall = 1_000_000;
+    const timers: { due: number; run: () => void; sub: Subscription }[] = [];
+    let elapsed = 0;
+    const scheduler: SchedulerLike = {
+      now: () => wall,
+      schedule<T>(work: (this: SchedulerAction<T>, state?: T) => void, delay = 0): Subscription {
+        const sub = new Subscription();
+        const action = {
+          schedule: () => sub,
+          unsubscribe: () => sub.unsubscribe(),
+        } as unknown as SchedulerAction<T>;
+        timers.push({ due: elapsed + delay, run: () => work.call(action), sub });
+        return sub;
+      },
+    };
+    const runFor = (ms: number): void => {
+      elapsed += ms;
+      wall += ms;
+      for (let timer = timers.shift(); timer !== undefined; timer = timers.shift()) {
+        if (timer.due > elapsed) {
+          timers.unshift(timer);
+          break;
+        }
+        if (!timer.sub.closed) timer.run();
+      }
+    };
+    const timeouts = new RequestTimeouts(scheduler, 500);
+    const first = timeouts.race(new Promise(() => undefined));
+    runFor(100);
+    const second = timeouts.race(new Promise(() => undefined));
+    wall -= 3_600_000; // an NTP step back by an hour
+    const failures: string[] = [];
+    first.catch(() => failures.push('first'));
+    second.catch(() => failures.push('second'));
+    runFor(400);
+    await Promise.resolve();
+    expect(failures).toEqual(['first']);
+    runFor(100);
+    await Promise.resolve();
+    expect(failures).toEqual(['first', 'second']);
   });
 });
