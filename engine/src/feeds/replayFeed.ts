@@ -1,14 +1,11 @@
-import { shareReplay, Subject } from 'rxjs';
 import type { SchedulerLike, Subscription } from 'rxjs';
 import type { Tick } from '../core/types';
-import { feedHealth$ } from './feedHealth';
 import type { FeedSource } from './feedSource';
-import { createQuoteBook } from './quoteBook';
-import { createSyntheticQuoter } from './syntheticQuotes';
-import type { SyntheticQuoteOptions } from './syntheticQuotes';
+import { createSyntheticFeed } from './syntheticFeed';
+import type { SyntheticFeedOptions } from './syntheticFeed';
 
 /** Options of {@link createReplayFeed}. */
-export interface ReplayFeedOptions {
+export interface ReplayFeedOptions extends SyntheticFeedOptions {
   /** ticks in time order; read lazily, so a generator over a big file is fine */
   readonly ticks: Iterable<Tick>;
   /**
@@ -21,10 +18,6 @@ export interface ReplayFeedOptions {
    * recorded day be replayed on a clock that shows today
    */
   readonly shiftToNow?: boolean;
-  /** option pricing of `quotes$` (replays carry no option data, so quotes are Black–Scholes from the index) */
-  readonly quotes?: SyntheticQuoteOptions;
-  readonly staleAfterMs?: number;
-  readonly downAfterMs?: number;
   /** called once when the last tick has been played */
   readonly onEnd?: () => void;
 }
@@ -35,71 +28,54 @@ export interface ReplayFeedOptions {
  */
 export function createReplayFeed(options: ReplayFeedOptions): FeedSource {
   const { scheduler } = options;
-  const ticks = new Subject<Tick>();
-  let last: Tick | null = null;
-  let iterator: Iterator<Tick> | null = null;
-  let shift: number | null = null;
-  let running: Subscription | null = null;
-  let ended = false;
-  const book = createQuoteBook(createSyntheticQuoter(options.quotes), () =>
-    last ? { spot: last.price, time: last.time } : null,
-  );
+  // Replays carry no option data, so quotes are Black–Scholes from the index like the simulated feed's.
+  return createSyntheticFeed('replay', options, (outlet) => {
+    let iterator: Iterator<Tick> | null = null;
+    let shift: number | null = null;
+    let running: Subscription | null = null;
+    let ended = false;
+    // The next tick to play: pulled from the iterator once and kept across stop()/start() so none is lost.
+    let pending: Tick | null = null;
 
-  // The next tick to play: pulled from the iterator once and kept across stop()/start() so none is lost.
-  let pending: Tick | null = null;
-
-  function pull(): Tick | null {
-    const next = iterator?.next();
-    if (!next || next.done) return null;
-    shift ??= options.shiftToNow ? scheduler.now() - next.value.time : 0;
-    return shift === 0 ? next.value : { ...next.value, time: next.value.time + shift };
-  }
-
-  function scheduleNext(): void {
-    pending ??= pull();
-    const tick = pending;
-    if (!tick) {
-      running = null;
-      ended = true;
-      options.onEnd?.();
-      return;
+    function pull(): Tick | null {
+      const next = iterator?.next();
+      if (!next || next.done) return null;
+      shift ??= options.shiftToNow ? scheduler.now() - next.value.time : 0;
+      return shift === 0 ? next.value : { ...next.value, time: next.value.time + shift };
     }
-    // A fresh top-level action per tick, not a rescheduled one: see the simulated feed.
-    running = scheduler.schedule(
-      () => {
-        pending = null;
-        last = tick;
-        ticks.next(tick);
-        book.publish(tick.price, tick.time);
-        if (running) scheduleNext();
-      },
-      Math.max(0, tick.time - scheduler.now()),
-    );
-  }
 
-  const ticks$ = ticks.asObservable();
-  return {
-    kind: 'replay',
-    simulated: true,
-    ticks$,
-    quotes$: book.quotes$,
-    health$: feedHealth$(ticks$, {
-      staleAfterMs: options.staleAfterMs ?? 5_000,
-      downAfterMs: options.downAfterMs ?? 30_000,
-      scheduler,
-    }).pipe(shareReplay({ bufferSize: 1, refCount: true })),
-    subscribe: book.subscribe,
-    unsubscribe: book.unsubscribe,
-    start() {
-      if (running) return;
-      // Resuming after stop() continues with the next unplayed tick.
-      iterator ??= options.ticks[Symbol.iterator]();
-      if (ended) return;
-      scheduleNext();
-    },
-    stop() {
-      running?.unsubscribe();
-      running = null;
-    },
-  };
+    function scheduleNext(): void {
+      pending ??= pull();
+      const tick = pending;
+      if (!tick) {
+        running = null;
+        ended = true;
+        options.onEnd?.();
+        return;
+      }
+      // A fresh top-level action per tick, not a rescheduled one: see the simulated feed.
+      running = scheduler.schedule(
+        () => {
+          pending = null;
+          outlet.emit(tick);
+          if (running) scheduleNext();
+        },
+        Math.max(0, tick.time - scheduler.now()),
+      );
+    }
+
+    return {
+      start() {
+        if (running) return;
+        // Resuming after stop() continues with the next unplayed tick.
+        iterator ??= options.ticks[Symbol.iterator]();
+        if (ended) return;
+        scheduleNext();
+      },
+      stop() {
+        running?.unsubscribe();
+        running = null;
+      },
+    };
+  });
 }
