@@ -350,8 +350,9 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
       isRunning: status.isRunning,
       ...(status.reason === undefined ? {} : { reason: status.reason }),
     };
+    // The user's room only: the payload names no user, and every socket (an admin's too) applies `bot:status` as
+    // the state of its own bot, so a copy to the admins room would show admins other users' bots as theirs.
     publisher.toUser(userId, 'bot:status', wire);
-    publisher.toAdmins('bot:status', wire);
   }
 
   function unrealisedPnlPaise(userId: number): number {

@@ -269,6 +269,48 @@ describe.each(testDialects())('user API (%s)', (dialect) => {
       await setAdminControl(db(), 'tradingEnabled', 'true', null);
     });
 
+    it("never pushes one user's bot:status to another socket, not even an admin's", async () => {
+      // An admin's dashboard listens to `bot:status` as its own bot's state; another user's status (which carries
+      // no user id) must not reach it through the admins room.
+      const open = async (token: string): Promise<ClientSocket> => {
+        const socket: ClientSocket = connect(t.url, {
+          auth: { token },
+          transports: ['websocket'],
+          reconnection: false,
+          forceNew: true,
+        });
+        sockets.push(socket);
+        await new Promise<void>((resolve, reject) => {
+          socket.once('connect', () => resolve());
+          socket.once('connect_error', reject);
+        });
+        return socket;
+      };
+      const init = await t.request('POST', '/api/init-admin');
+      const adminLogin = await t.request('POST', '/api/auth/admin-login', {
+        body: { email: init.json.email, password: init.json.password },
+      });
+      expect(adminLogin.status).toBe(200);
+      const user = await signUp('botprivacy');
+      const [mine, admin, other] = await Promise.all([
+        open(user.token),
+        open(adminLogin.json.token as string),
+        open(bob.token),
+      ]);
+      const foreign: unknown[] = [];
+      admin.on('bot:status', (s) => foreign.push(s));
+      other.on('bot:status', (s) => foreign.push(s));
+      const pushed = new Promise<unknown>((resolve) => mine.once('bot:status', resolve));
+      expect(
+        (await t.request('PUT', '/api/user/bot', { token: user.token, body: { enabled: true } })).status,
+      ).toBe(200);
+      await pushed;
+      // A round trip on each other socket: anything emitted to it before would have arrived first.
+      await admin.emitWithAck('sync:request', { topics: ['market'] });
+      await other.emitWithAck('sync:request', { topics: ['market'] });
+      expect(foreign).toEqual([]);
+    });
+
     it.each([[{}], [{ enabled: 'yes' }], [{ enabled: 1 }]])(
       'refuses %j with 400 naming enabled',
       async (body) => {
