@@ -18,6 +18,8 @@ export const BUDGETS = {
   resetRequestPerIp: { name: 'reset-request:ip', limit: 10, windowMs: 15 * MINUTE },
   resetRequestPerEmail: { name: 'reset-request:email', limit: 3, windowMs: 15 * MINUTE },
   resetAttemptPerIp: { name: 'reset:ip', limit: 20, windowMs: 15 * MINUTE },
+  /** wrong current passwords on change-password, per account: a stolen token must not become a password oracle */
+  passwordChangePerAccount: { name: 'password-change:account', limit: 10, windowMs: 15 * MINUTE },
 } as const satisfies Record<string, Budget>;
 
 const keyOf = (budget: Budget, subject: string) => `${budget.name}:${subject}`;

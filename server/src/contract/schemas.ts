@@ -64,6 +64,10 @@ export const resetPasswordSchema = z.object({
 export const makeAdminSchema = z.object({ email: emailSchema });
 
 export const changePasswordSchema = z.object({
-  currentPassword: z.string({ error: 'currentPassword is required' }).min(1, 'currentPassword is required'),
+  currentPassword: z
+    .string({ error: 'currentPassword is required' })
+    .min(1, 'currentPassword is required')
+    // Same bound as every password: no stored password is longer, and argon2 work must not scale with the body.
+    .max(200, 'currentPassword must be at most 200 characters long'),
   newPassword: passwordSchema,
 });

@@ -148,9 +148,14 @@ export async function changePassword(props: {
   meta: RequestMeta;
 }): Promise<SignedIn> {
   const { deps, auth, input, meta } = props;
+  // Whoever holds the token could otherwise guess the current password without limit (and then lock the owner out).
+  const budgets = [[BUDGETS.passwordChangePerAccount, String(auth.user.id)]] as const;
+  await assertWithinBudgets(deps.limiter, budgets);
   if (!(await deps.passwords.verify(auth.user.password_hash, input.currentPassword))) {
+    await chargeBudgets(deps.limiter, budgets);
     throw new AppError('wrong_password', { field: 'currentPassword' });
   }
+  await clearBudget(deps.limiter, BUDGETS.passwordChangePerAccount, String(auth.user.id));
   const passwordHash = await deps.passwords.hash(input.newPassword);
   const now = deps.clock.now();
   const { user, session, log } = await deps.db.knex.transaction(async (trx) => {

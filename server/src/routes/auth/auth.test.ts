@@ -362,3 +362,46 @@ describe('failed-login rate limiting', () => {
     expect(res.headers.get('retry-after')).not.toBeNull();
   });
 });
+
+describe('change-password guessing', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('limits wrong current passwords per account (429 with Retry-After), so a stolen token cannot guess it', async () => {
+    const { token } = (await t.request('POST', '/api/auth/register', { body: registration('cpguess') }))
+      .json as {
+      token: string;
+    };
+    const attempt = (currentPassword: string) =>
+      t.request('POST', '/api/auth/change-password', {
+        token,
+        body: { currentPassword, newPassword: 'Better456' },
+      });
+    for (let i = 0; i < 10; i++) expect((await attempt(`Guess${i}xyz`)).status).toBe(400);
+    const locked = await attempt('Secret123');
+    expect(locked.status).toBe(429);
+    expect(locked.json.error).toBe('rate_limited');
+    const retryAfter = Number(locked.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    t.clock.advance(retryAfter * 1000);
+    expect((await attempt('Secret123')).status).toBe(200);
+  });
+
+  it('refuses an oversized current password with 400 naming the field, before any argon2 work', async () => {
+    const { token } = (await t.request('POST', '/api/auth/register', { body: registration('cplong') }))
+      .json as {
+      token: string;
+    };
+    const res = await t.request('POST', '/api/auth/change-password', {
+      token,
+      body: { currentPassword: 'x'.repeat(100_000), newPassword: 'Better456' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({ error: 'validation_failed', field: 'currentPassword' });
+  });
+});
