@@ -74,19 +74,23 @@ export async function requestPasswordReset(props: {
 
   const resetLink = `${deps.config.publicUrl}/reset-password?token=${token}`;
   if (deps.mailer) {
-    try {
-      await deps.mailer.send({
+    // Not awaited: an SMTP round trip only for existing accounts would let response time reveal which addresses
+    // have an account. The caller learns nothing more than for an unknown address; the operator sees a failure.
+    deps.mailer
+      .send({
         to: user.email,
         subject: 'Reset your OptionPilot password',
         text:
           `Hello ${user.first_name},\n\nSomeone (hopefully you) asked to reset the password of your OptionPilot ` +
           `account. Open this link within 30 minutes to choose a new password:\n\n${resetLink}\n\n` +
           `If you did not ask for this, ignore this e-mail: your password stays as it is.\n`,
+      })
+      .catch((err: unknown) => {
+        deps.logger.error(
+          { err, userId: user.id, requestId: meta.requestId },
+          'password reset e-mail failed',
+        );
       });
-    } catch (err) {
-      // The caller learns nothing more than for an unknown address; the operator sees the failure.
-      deps.logger.error({ err, userId: user.id, requestId: meta.requestId }, 'password reset e-mail failed');
-    }
     return response;
   }
   // Test mode: the one log line allowed to carry a token, so a developer without SMTP can follow the link.

@@ -128,3 +128,68 @@ describe('password reset with a mail transport', () => {
     expect(done.status).toBe(200);
   });
 });
+
+describe('password reset with a slow mail transport', () => {
+  let t: TestServer;
+  let release: () => void = () => {};
+  const delivered = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const sent: MailMessage[] = [];
+  beforeAll(async () => {
+    t = await startTestServer({
+      overrides: {
+        mailer: {
+          // An SMTP round trip that has not finished: the answer must not wait for it.
+          send: async (m) => {
+            sent.push(m);
+            await delivered;
+          },
+          close: () => {},
+        },
+      },
+    });
+  });
+  afterAll(async () => {
+    release();
+    await t.close();
+  });
+
+  it('answers an existing account without waiting for the mail, so response time does not reveal the account', async () => {
+    await t.request('POST', '/api/auth/register', { body: registration('slowmail') });
+    const res = await t.request('POST', '/api/auth/request-password-reset', {
+      body: { email: 'ashaslowmail@example.com' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ success: true, message: RESET_REQUESTED_MESSAGE });
+    expect(sent.map((m) => m.to)).toEqual(['ashaslowmail@example.com']);
+  });
+});
+
+describe('password reset when the mail transport fails', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({
+      overrides: {
+        mailer: {
+          send: () => Promise.reject(new Error('smtp: connection refused')),
+          close: () => {},
+        },
+      },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('answers like for any address and logs the failure for the operator', async () => {
+    await t.request('POST', '/api/auth/register', { body: registration('failmail') });
+    const res = await t.request('POST', '/api/auth/request-password-reset', {
+      body: { email: 'ashafailmail@example.com' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ success: true, message: RESET_REQUESTED_MESSAGE });
+    await expect.poll(() => t.logs.some((l) => l.includes('password reset e-mail failed'))).toBe(true);
+    expect(t.logs.join('')).not.toMatch(/reset-password\?token=/);
+  });
+});
