@@ -63,3 +63,68 @@ describe('logger redaction', () => {
     expect(parsed.user.email).toBe('a@b.co');
   });
 });
+
+describe('logger redaction of errors and sealed columns', () => {
+  it("hides a Knex error's bound values (a hash, a sealed secret) and a PostgreSQL error's detail", () => {
+    const { lines, logger } = capture();
+    // What Knex attaches to a KnexTimeoutError when the (single SQLite) connection cannot be acquired.
+    const knexTimeout = Object.assign(new Error('Knex: Timeout acquiring a connection.'), {
+      sql: 'update "users" set "password_hash" = ? where "id" = ?',
+      bindings: ['$argon2id$v=19$m=19456$bindinghash', 7],
+    });
+    // What pg attaches to a unique violation: the offending value in clear.
+    const pgUnique = Object.assign(new Error('duplicate key value violates unique constraint'), {
+      code: '23505',
+      detail: 'Key (token_hash)=(5e3cdetailhash) already exists.',
+    });
+    logger.error({ err: knexTimeout, requestId: 'r1' }, 'unexpected error');
+    logger.error({ err: new Error('wrapped', { cause: knexTimeout }) }, 'wrapped');
+    logger.error({ err: pgUnique }, 'insert failed');
+    const text = lines.join('');
+    expect(text).not.toContain('bindinghash');
+    expect(text).not.toContain('detailhash');
+    // The SQL text (placeholders only) stays, it is what makes the error useful.
+    expect(text).toContain('update \\"users\\" set');
+  });
+
+  it('hides sealed broker columns, the payment signing secret and secrets logged under their variable names', () => {
+    const { lines, logger } = capture();
+    logger.warn(
+      {
+        account: {
+          api_key_enc: 'v1:iv:tag:sealedkey',
+          api_secret_enc: 'v1:iv:tag:sealedsecret',
+          access_token_enc: 'v1:iv:tag:sealedaccess',
+          refresh_token_enc: 'v1:iv:tag:sealedrefresh',
+        },
+        gateway: { provider: 'test', signingSecret: 'paymenttestsecret' },
+        env: {
+          JWT_SECRET: 'envjwtsecret',
+          ENCRYPTION_KEY: 'envencryptionkey',
+          RAZORPAY_KEY_SECRET: 'envrzpsecret',
+          RAZORPAY_WEBHOOK_SECRET: 'envwebhooksecret',
+          SMTP_URL: 'smtps://u:envsmtppass@mail',
+        },
+        headers: { 'x-razorpay-signature': 'webhooksignature' },
+      },
+      'dump',
+    );
+    const text = lines.join('');
+    for (const secret of [
+      'sealedkey',
+      'sealedsecret',
+      'sealedaccess',
+      'sealedrefresh',
+      'paymenttestsecret',
+      'envjwtsecret',
+      'envencryptionkey',
+      'envrzpsecret',
+      'envwebhooksecret',
+      'envsmtppass',
+      'webhooksignature',
+    ]) {
+      expect(text).not.toContain(secret);
+    }
+    expect(text).toContain('"provider":"test"');
+  });
+});

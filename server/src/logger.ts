@@ -31,13 +31,37 @@ const SECRET_KEYS = [
   'encryptionKey',
   'smtpUrl',
   'razorpay_signature',
+  'x-razorpay-signature',
+  'signingSecret',
+  // sealed broker columns: ciphertext is only as safe as the key file next to the logs
+  'api_key_enc',
+  'api_secret_enc',
+  'access_token_enc',
+  'refresh_token_enc',
+  // the same secrets under their environment variable names (a logged env or config dump)
+  'JWT_SECRET',
+  'ENCRYPTION_KEY',
+  'RAZORPAY_KEY_SECRET',
+  'RAZORPAY_WEBHOOK_SECRET',
+  'SMTP_URL',
+  // Knex puts a query's bound values on timeout errors (`err.bindings`): password hashes, sealed secrets, token
+  // hashes. `compileSqlOnError: false` keeps them out of the message only.
+  'bindings',
 ];
 
 // pino's redact paths are exact; list each key at the top level and one or two levels deep (`*.key`, `*.*.key`),
 // which covers `{ req: { headers: { authorization } } }`, `{ user: { password_hash } }` and `{ body: { password } }`.
-export const REDACT_PATHS = SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]).concat([
+export const REDACT_PATHS = SECRET_KEYS.flatMap((key) => {
+  const k = /^[\w$]+$/.test(key) ? key : `["${key}"]`;
+  const nested = k.startsWith('[') ? k : `.${k}`;
+  return [k, `*${nested}`, `*.*${nested}`];
+}).concat([
   'req.headers["set-cookie"]',
   'res.headers["set-cookie"]',
+  // PostgreSQL errors carry the offending row values in clear (`Key (token_hash)=(…) already exists.`).
+  'err.detail',
+  'err.cause.detail',
+  '*.err.detail',
 ]);
 
 export interface LoggerOptions {
