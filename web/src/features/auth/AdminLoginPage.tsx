@@ -2,13 +2,14 @@ import { useState, type FormEvent } from 'react';
 import { Anchor, Button, Stack, TextInput } from '@mantine/core';
 import { Link, Navigate, useNavigate } from 'react-router-dom';
 import { loginSchema } from '@optionpilot/server/contract';
-import { errorMessage } from '../../api/client';
 import { CenteredCard } from '../../components/CenteredCard';
 import { SecretInput } from '../../components/SecretInput';
-import { toastError, toastSuccess } from '../../lib/toast';
+import { fieldErrorsOf, type FieldErrors } from '../../lib/fieldErrors';
+import { toastSuccess } from '../../lib/toast';
 import { usePageTitle } from '../../lib/usePageTitle';
+import { useSubmit } from '../../lib/useSubmit';
 import { selectStatus, useSessionStore } from '../../stores/session';
-import { MESSAGES } from './messages';
+import { LOGIN_FIELDS, MESSAGES, type LoginField } from './messages';
 
 /** `/admin-login` (spec §2): admin sign-in. The form starts empty: no default credentials (decisions.md). */
 export function AdminLoginPage() {
@@ -17,8 +18,9 @@ export function AdminLoginPage() {
   const navigate = useNavigate();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
-  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<FieldErrors<LoginField>>({});
+  const submit = useSubmit({ title: MESSAGES.adminLoginFailedTitle, message: MESSAGES.authenticationFailed });
+  const { busy } = submit;
 
   if (status === 'admin' && !busy) return <Navigate to="/admin" replace />;
 
@@ -26,25 +28,15 @@ export function AdminLoginPage() {
     event.preventDefault();
     const parsed = loginSchema.safeParse({ email, password });
     if (!parsed.success) {
-      const next: { email?: string; password?: string } = {};
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0];
-        if ((field === 'email' || field === 'password') && !next[field]) next[field] = issue.message;
-      }
-      setErrors(next);
+      setErrors(fieldErrorsOf(parsed.error, LOGIN_FIELDS));
       return;
     }
     setErrors({});
-    setBusy(true);
-    try {
+    await submit.run(async () => {
       const { message } = await useSessionStore.getState().adminLogin(parsed.data);
       toastSuccess(MESSAGES.loginSuccess, message ?? undefined);
       navigate('/admin', { replace: true });
-    } catch (error) {
-      toastError(MESSAGES.adminLoginFailedTitle, errorMessage(error, MESSAGES.authenticationFailed));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

@@ -16,10 +16,10 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
 import type { InitAdminResponse } from '@optionpilot/server/contract';
 import { authApi } from '../../api/auth';
-import { errorMessage } from '../../api/client';
 import { CenteredCard } from '../../components/CenteredCard';
-import { toastError, toastSuccess } from '../../lib/toast';
+import { toastSuccess } from '../../lib/toast';
 import { usePageTitle } from '../../lib/usePageTitle';
+import { useSubmit } from '../../lib/useSubmit';
 
 /**
  * `/create-admin` (spec §2 "Admin sign-in and setup"). "Create admin" works only while no admin exists and shows
@@ -27,38 +27,27 @@ import { usePageTitle } from '../../lib/usePageTitle';
  */
 export function CreateAdminPage() {
   usePageTitle('Admin setup');
-  const [creating, setCreating] = useState(false);
+  const creating = useSubmit({ title: 'Error', message: 'Failed to create admin' });
   const [created, setCreated] = useState<InitAdminResponse | null>(null);
   const [email, setEmail] = useState('');
-  const [promoting, setPromoting] = useState(false);
+  const promoting = useSubmit({ title: 'Error', message: 'Failed to make admin' });
 
-  const createAdmin = async () => {
-    setCreating(true);
-    try {
+  const createAdmin = () =>
+    creating.run(async () => {
       const response = await authApi.initAdmin();
       if (!response?.email || !response.password) throw new Error('Invalid response from server');
       setCreated(response);
       toastSuccess('Admin created', response.message);
-    } catch (error) {
-      toastError('Error', errorMessage(error, 'Failed to create admin'));
-    } finally {
-      setCreating(false);
-    }
-  };
+    });
 
   const makeAdmin = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (!email.trim()) return;
-    setPromoting(true);
-    try {
+    await promoting.run(async () => {
       const response = await authApi.makeAdmin(email.trim());
       toastSuccess('Admin granted', response?.message || `${email.trim()} is now an admin`);
       setEmail('');
-    } catch (error) {
-      toastError('Error', errorMessage(error, 'Failed to make admin'));
-    } finally {
-      setPromoting(false);
-    }
+    });
   };
 
   return (
@@ -101,8 +90,8 @@ export function CreateAdminPage() {
             </Anchor>
           </Stack>
         ) : (
-          <Button onClick={createAdmin} disabled={creating}>
-            {creating ? 'Creating...' : 'Create admin'}
+          <Button onClick={createAdmin} disabled={creating.busy}>
+            {creating.busy ? 'Creating...' : 'Create admin'}
           </Button>
         )}
       </Stack>
@@ -122,8 +111,8 @@ export function CreateAdminPage() {
             value={email}
             onChange={(e) => setEmail(e.currentTarget.value)}
           />
-          <Button type="submit" disabled={!email.trim() || promoting}>
-            {promoting ? 'Saving...' : 'Make admin'}
+          <Button type="submit" disabled={!email.trim() || promoting.busy}>
+            {promoting.busy ? 'Saving...' : 'Make admin'}
           </Button>
         </Stack>
       </form>

@@ -4,10 +4,10 @@ import { IconMailCheck } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
 import { requestPasswordResetSchema } from '@optionpilot/server/contract';
 import { authApi } from '../../api/auth';
-import { errorMessage } from '../../api/client';
 import { CenteredCard } from '../../components/CenteredCard';
-import { toastError, toastInfo } from '../../lib/toast';
+import { toastInfo } from '../../lib/toast';
 import { usePageTitle } from '../../lib/usePageTitle';
+import { useSubmit } from '../../lib/useSubmit';
 import { MESSAGES } from './messages';
 
 // The test-mode link toast stays longer than the usual 5 s: people need time to copy it.
@@ -37,7 +37,10 @@ export function ForgotPasswordPage() {
   usePageTitle('Forgot password');
   const [email, setEmail] = useState('');
   const [emailError, setEmailError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const submit = useSubmit({
+    title: MESSAGES.resetRequestFailedTitle,
+    message: MESSAGES.invalidServerResponse,
+  });
   const [sentMessage, setSentMessage] = useState<string | null>(null);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
@@ -48,8 +51,7 @@ export function ForgotPasswordPage() {
       return;
     }
     setEmailError(null);
-    setBusy(true);
-    try {
+    await submit.run(async () => {
       const response = await authApi.requestPasswordReset(parsed.data.email);
       if (!response || typeof response.success !== 'boolean') throw new Error(MESSAGES.invalidServerResponse);
       if (!response.success) throw new Error(response.message || MESSAGES.resetRequestFailedTitle);
@@ -61,11 +63,7 @@ export function ForgotPasswordPage() {
           autoClose: RESET_LINK_TOAST_MS,
         });
       }
-    } catch (error) {
-      toastError(MESSAGES.resetRequestFailedTitle, errorMessage(error, MESSAGES.invalidServerResponse));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   if (sentMessage !== null) {
@@ -107,8 +105,8 @@ export function ForgotPasswordPage() {
             onChange={(e) => setEmail(e.currentTarget.value)}
             error={emailError}
           />
-          <Button type="submit" fullWidth disabled={busy}>
-            {busy ? 'Sending...' : 'Send Reset Link'}
+          <Button type="submit" fullWidth disabled={submit.busy}>
+            {submit.busy ? 'Sending...' : 'Send Reset Link'}
           </Button>
           <Anchor component={Link} to="/login" size="sm" ta="center">
             Back to sign in

@@ -3,10 +3,12 @@ import { Anchor, Button, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { Link, useNavigate } from 'react-router-dom';
 import { loginSchema } from '@optionpilot/server/contract';
 import { SecretInput } from '../../components/SecretInput';
-import { toastError, toastSuccess } from '../../lib/toast';
+import { fieldErrorsOf, type FieldErrors } from '../../lib/fieldErrors';
+import { toastSuccess } from '../../lib/toast';
+import { useSubmit } from '../../lib/useSubmit';
 import { useSessionStore } from '../../stores/session';
 import { selectAuthDialog, useUiStore } from '../../stores/ui';
-import { loginFailureMessage, MESSAGES } from './messages';
+import { LOGIN_FIELDS, loginFailureMessage, MESSAGES, type LoginField } from './messages';
 
 /** "Welcome Back" (spec §2 "Login dialog"): e-mail and password; admins land on /admin, others on /. */
 export function LoginDialog() {
@@ -14,8 +16,9 @@ export function LoginDialog() {
   const navigate = useNavigate();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
+  const submit = useSubmit({ title: MESSAGES.loginFailedTitle, message: loginFailureMessage });
+  const { busy } = submit;
+  const [errors, setErrors] = useState<FieldErrors<LoginField>>({});
 
   const close = () => {
     useUiStore.getState().closeAuthDialog();
@@ -27,27 +30,17 @@ export function LoginDialog() {
     event.preventDefault();
     const parsed = loginSchema.safeParse({ email, password });
     if (!parsed.success) {
-      const next: { email?: string; password?: string } = {};
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0];
-        if ((field === 'email' || field === 'password') && !next[field]) next[field] = issue.message;
-      }
-      setErrors(next);
+      setErrors(fieldErrorsOf(parsed.error, LOGIN_FIELDS));
       return;
     }
     setErrors({});
-    setBusy(true);
-    try {
+    await submit.run(async () => {
       const user = await useSessionStore.getState().login(parsed.data);
       toastSuccess(MESSAGES.loginSuccess);
       close();
       setEmail('');
       navigate(user.isAdmin ? '/admin' : '/', { replace: true });
-    } catch (error) {
-      toastError(MESSAGES.loginFailedTitle, loginFailureMessage(error));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

@@ -3,11 +3,11 @@ import { Alert, Anchor, Button, List, Stack, Text } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { authApi } from '../../api/auth';
-import { errorMessage } from '../../api/client';
 import { CenteredCard } from '../../components/CenteredCard';
 import { SecretInput } from '../../components/SecretInput';
 import { toastError, toastSuccess } from '../../lib/toast';
 import { usePageTitle } from '../../lib/usePageTitle';
+import { useSubmit } from '../../lib/useSubmit';
 import { MESSAGES } from './messages';
 import { validateResetPassword } from './resetPasswordValidation';
 
@@ -22,7 +22,7 @@ export function ResetPasswordPage() {
   const navigate = useNavigate();
   const [newPassword, setNewPassword] = useState('');
   const [confirmPassword, setConfirmPassword] = useState('');
-  const [busy, setBusy] = useState(false);
+  const submit = useSubmit({ title: MESSAGES.resetFailedTitle, message: MESSAGES.resetFailed });
   const [doneMessage, setDoneMessage] = useState<string | null>(null);
 
   useEffect(() => {
@@ -38,19 +38,14 @@ export function ResetPasswordPage() {
       toastError('Error', problem);
       return;
     }
-    setBusy(true);
-    try {
+    await submit.run(async () => {
       // validateResetPassword returned null, so the token is present.
       const response = await authApi.resetPassword(token ?? '', newPassword);
       if (!response || response.success !== true) throw new Error(response?.message || MESSAGES.resetFailed);
       const message = response.message || 'Your password has been reset.';
       toastSuccess(MESSAGES.resetSucceededTitle, message);
       setDoneMessage(message);
-    } catch (error) {
-      toastError(MESSAGES.resetFailedTitle, errorMessage(error, MESSAGES.resetFailed));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   if (doneMessage !== null) {
@@ -96,8 +91,8 @@ export function ResetPasswordPage() {
               <List.Item>a lowercase letter, an uppercase letter and a number</List.Item>
             </List>
           </div>
-          <Button type="submit" fullWidth disabled={busy}>
-            {busy ? 'Resetting...' : 'Reset Password'}
+          <Button type="submit" fullWidth disabled={submit.busy}>
+            {submit.busy ? 'Resetting...' : 'Reset Password'}
           </Button>
           <Anchor component={Link} to="/forgot-password" size="sm" ta="center">
             Need a new link?

@@ -2,27 +2,22 @@ import { useState, type FormEvent } from 'react';
 import { Anchor, Button, Checkbox, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { registerSchema, type RegisterRequest } from '@optionpilot/server/contract';
 import { SecretInput } from '../../components/SecretInput';
-import { errorMessage } from '../../api/client';
+import { fieldErrorsOf, type FieldErrors } from '../../lib/fieldErrors';
 import { toastError, toastSuccess } from '../../lib/toast';
+import { useSubmit } from '../../lib/useSubmit';
 import { useSessionStore } from '../../stores/session';
 import { selectAuthDialog, useUiStore } from '../../stores/ui';
 import { MESSAGES } from './messages';
 
 type Field = keyof RegisterRequest;
-type FieldErrors = Partial<Record<Field, string>>;
+const FIELDS: ReadonlyArray<Field> = ['firstName', 'lastName', 'email', 'phone', 'password'];
 
 const EMPTY_FORM: RegisterRequest = { firstName: '', lastName: '', email: '', phone: '', password: '' };
 
 /** Client-side check with the server's own schema, so both sides reject the same input with the same words. */
-export function validateSignup(form: RegisterRequest): FieldErrors {
+export function validateSignup(form: RegisterRequest): FieldErrors<Field> {
   const parsed = registerSchema.safeParse(form);
-  if (parsed.success) return {};
-  const errors: FieldErrors = {};
-  for (const issue of parsed.error.issues) {
-    const field = issue.path[0] as Field | undefined;
-    if (field && !errors[field]) errors[field] = issue.message;
-  }
-  return errors;
+  return parsed.success ? {} : fieldErrorsOf(parsed.error, FIELDS);
 }
 
 /** "Get Started" (spec §2 "Signup dialog"); on success the payment dialog opens (spec §4). */
@@ -30,8 +25,8 @@ export function SignupDialog() {
   const opened = useUiStore(selectAuthDialog) === 'signup';
   const [form, setForm] = useState<RegisterRequest>(EMPTY_FORM);
   const [acceptedTerms, setAcceptedTerms] = useState(false);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<FieldErrors<Field>>({});
+  const submit = useSubmit({ title: MESSAGES.signupFailedTitle, message: MESSAGES.signupFailed });
 
   const set = (field: Field) => (event: { currentTarget: HTMLInputElement }) => {
     const value = event.currentTarget.value;
@@ -52,8 +47,7 @@ export function SignupDialog() {
     const fieldErrors = validateSignup(form);
     setErrors(fieldErrors);
     if (Object.keys(fieldErrors).length > 0) return;
-    setBusy(true);
-    try {
+    await submit.run(async () => {
       // The server normalises (trim, lower-case e-mail, +91 phone) with the same schema; send what was typed.
       await useSessionStore.getState().register(form);
       toastSuccess(MESSAGES.signupSuccess);
@@ -61,11 +55,7 @@ export function SignupDialog() {
       setAcceptedTerms(false);
       // Closes the signup dialog too (spec §4: the payment dialog opens, the signup dialog closes).
       useUiStore.getState().openPaymentDialog();
-    } catch (error) {
-      toastError(MESSAGES.signupFailedTitle, errorMessage(error, MESSAGES.signupFailed));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -134,8 +124,8 @@ export function SignupDialog() {
             checked={acceptedTerms}
             onChange={(e) => setAcceptedTerms(e.currentTarget.checked)}
           />
-          <Button type="submit" fullWidth disabled={busy}>
-            {busy ? 'Creating Account...' : 'Create Account & Subscribe'}
+          <Button type="submit" fullWidth disabled={submit.busy}>
+            {submit.busy ? 'Creating Account...' : 'Create Account & Subscribe'}
           </Button>
           <Text size="sm" ta="center">
             Already have an account?{' '}

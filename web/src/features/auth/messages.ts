@@ -22,6 +22,10 @@ export const MESSAGES = {
   passwordsDoNotMatch: 'Passwords do not match',
 } as const;
 
+/** The inputs of the sign-in forms (user and admin), in the order their messages are looked up. */
+export const LOGIN_FIELDS = ['email', 'password'] as const;
+export type LoginField = (typeof LOGIN_FIELDS)[number];
+
 /**
  * Login failure text (spec §8): a 401 reads "Invalid credentials" (the first version showed "401: …" and mapped
  * it); any other failure shows its own message; no message at all reads "Login failed".

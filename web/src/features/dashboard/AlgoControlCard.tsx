@@ -4,8 +4,8 @@ import { useState } from 'react';
 import { Badge, Button, Card, Group, Stack, Switch, Text, Title } from '@mantine/core';
 import { IconSettings } from '@tabler/icons-react';
 import type { TradingSettingsRequest } from '@optionpilot/server/contract';
-import { errorMessage } from '../../api/client';
-import { toastError, toastSuccess } from '../../lib/toast';
+import { toastSuccess } from '../../lib/toast';
+import { useSubmit } from '../../lib/useSubmit';
 import { useLiveStore } from '../../live/stores';
 import { dashboardApi } from './dashboardApi';
 import { TradingSettingsDialog } from './TradingSettingsDialog';
@@ -15,20 +15,14 @@ type DialogMode = 'enable' | 'edit' | null;
 export function AlgoControlCard() {
   const bot = useLiveStore((s) => s.bot);
   const [dialog, setDialog] = useState<DialogMode>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useSubmit({ title: 'Error', message: 'Failed to stop algo trading' });
   const enabled = bot?.enabled ?? false;
 
-  const switchOff = async () => {
-    setBusy(true);
-    try {
+  const switchOff = () =>
+    run(async () => {
       useLiveStore.getState().setBotDetail(await dashboardApi.setBot(false));
       toastSuccess('Algo trading stopped', 'No new positions will be opened.');
-    } catch (err) {
-      toastError('Error', errorMessage(err, 'Failed to stop algo trading'));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   const submit = async (settings: TradingSettingsRequest) => {
     await dashboardApi.saveTradingSettings(settings);

@@ -3,8 +3,8 @@
 import { useState } from 'react';
 import { Button, Card, Group, PasswordInput, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { BROKER_TYPES, type BrokerConnectionDto, type BrokerType } from '@optionpilot/server/contract';
-import { errorMessage } from '../../api/client';
 import { toastError, toastSuccess } from '../../lib/toast';
+import { useSubmit } from '../../lib/useSubmit';
 import { useSessionStore } from '../../stores/session';
 import { dashboardApi } from './dashboardApi';
 import { useApiData } from './useApiData';
@@ -37,15 +37,14 @@ export function BrokerForm() {
   const [brokerType, setBrokerType] = useState<string | null>(null);
   const [apiKey, setApiKey] = useState('');
   const [apiSecret, setApiSecret] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useSubmit({ title: 'Authentication Failed', message: 'Failed to connect broker' });
 
   const submit = async () => {
     if (!brokerType || !apiKey.trim() || !apiSecret.trim()) {
       toastError('Error', MISSING_BROKER_FIELDS);
       return;
     }
-    setBusy(true);
-    try {
+    await run(async () => {
       const response = await dashboardApi.saveBroker({
         brokerType,
         apiKey: apiKey.trim(),
@@ -57,11 +56,7 @@ export function BrokerForm() {
       setApiSecret('');
       setApiKey('');
       await useSessionStore.getState().refreshMe();
-    } catch (err) {
-      toastError('Authentication Failed', errorMessage(err, 'Failed to connect broker'));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const current = saved.data;

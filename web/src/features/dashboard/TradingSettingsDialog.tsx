@@ -9,10 +9,11 @@ import {
   type TradingSettingsRequest,
 } from '@optionpilot/server/contract';
 import { ApiError, errorMessage } from '../../api/client';
+import { fieldErrorsOf, type FieldErrors } from '../../lib/fieldErrors';
 import { dashboardApi } from './dashboardApi';
 
-type Field = 'orderType' | 'targetSetting' | 'tradeQuantity';
-type FieldErrors = Partial<Record<Field, string>>;
+const FIELDS = ['orderType', 'targetSetting', 'tradeQuantity'] as const;
+type Field = (typeof FIELDS)[number];
 
 /** Spec §9 defaults when the server has none yet: SL-M, the strategy's 40-point target, one lot. */
 const DEFAULTS: TradingSettingsDto = { orderType: 'SLM', targetSetting: 40, tradeQuantity: 1, lotSize: 65 };
@@ -27,11 +28,6 @@ export interface TradingSettingsDialogProps {
   submitLabel: string;
 }
 
-function fieldOf(path: ReadonlyArray<PropertyKey>): Field | null {
-  const key = path[0];
-  return key === 'orderType' || key === 'targetSetting' || key === 'tradeQuantity' ? key : null;
-}
-
 export function TradingSettingsDialog({
   opened,
   onClose,
@@ -42,7 +38,7 @@ export function TradingSettingsDialog({
   const [loadError, setLoadError] = useState<string | null>(null);
   const [target, setTarget] = useState<string>(String(DEFAULTS.targetSetting));
   const [lots, setLots] = useState<number | string>(DEFAULTS.tradeQuantity);
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const [errors, setErrors] = useState<FieldErrors<Field>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
 
@@ -85,12 +81,7 @@ export function TradingSettingsDialog({
       tradeQuantity: typeof lots === 'number' ? lots : lots.trim() === '' ? undefined : Number(lots),
     });
     if (!parsed.success) {
-      const next: FieldErrors = {};
-      for (const issue of parsed.error.issues) {
-        const field = fieldOf(issue.path);
-        if (field && !next[field]) next[field] = issue.message;
-      }
-      setErrors(next);
+      setErrors(fieldErrorsOf(parsed.error, FIELDS));
       return;
     }
     setErrors({});
@@ -100,7 +91,8 @@ export function TradingSettingsDialog({
       await onSubmit(parsed.data);
       onClose();
     } catch (err) {
-      const field = err instanceof ApiError && err.field ? fieldOf([err.field]) : null;
+      const named = err instanceof ApiError ? err.field : null;
+      const field = FIELDS.find((f) => f === named);
       if (field) setErrors({ [field]: err instanceof Error ? err.message : '' });
       else setFormError(errorMessage(err, 'Failed to save trading settings'));
     } finally {

@@ -14,8 +14,8 @@ import {
 } from '@mantine/core';
 import { IconClock, IconMail, IconPhone } from '@tabler/icons-react';
 import { LandingSection } from './LandingSection';
-import { errorMessage } from '../../api/client';
-import { toastError, toastSuccess } from '../../lib/toast';
+import { toastSuccess } from '../../lib/toast';
+import { useSubmit } from '../../lib/useSubmit';
 import {
   CONTACT_LIMITS,
   sendContactMessage,
@@ -34,7 +34,7 @@ const FIELD_ORDER = ['name', 'email', 'message'] as const;
 export function ContactSection() {
   const [values, setValues] = useState<ContactMessage>(EMPTY);
   const [errors, setErrors] = useState<ContactErrors>({});
-  const [sending, setSending] = useState(false);
+  const { busy: sending, run } = useSubmit({ title: 'Error', message: 'Failed to send message' });
 
   const update = (field: keyof ContactMessage) => (value: string) => {
     setValues((current) => ({ ...current, [field]: value }));
@@ -55,16 +55,11 @@ export function ContactSection() {
       return;
     }
 
-    setSending(true);
-    try {
+    await run(async () => {
       await sendContactMessage(values);
       setValues(EMPTY);
       toastSuccess('Message sent', 'Thank you. Our support team will reply by e-mail.');
-    } catch (error) {
-      toastError('Error', errorMessage(error, 'Failed to send message'));
-    } finally {
-      setSending(false);
-    }
+    });
   };
 
   return (
