@@ -197,4 +197,15 @@ describe('realtime gateway', () => {
     const fresh = open(res.json.token as string);
     await connected(fresh);
   });
+
+  // Last in this file: it moves the clock past every token's expiry.
+  it('refuses a token whose session has expired (JWT_TTL), even though the session row was never revoked', async () => {
+    const login = await t.request('POST', '/api/auth/login', {
+      body: { email: 'ashasocket@example.com', password: 'Changed2026' },
+    });
+    const token = login.json.token as string;
+    await connected(open(token));
+    t.clock.advance(t.config.jwtTtlMs + 1000);
+    expect(await refused(open(token))).toMatch(/unauthenticated|session_expired/);
+  });
 });
