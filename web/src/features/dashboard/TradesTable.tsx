@@ -28,6 +28,33 @@ function TypeBadge({ trade }: { trade: TradeDto }) {
   );
 }
 
+/** The columns both tables show, in this order, between their own first and last columns. */
+function TradeHeaderCells() {
+  return (
+    <>
+      <Table.Th>Type</Table.Th>
+      <Table.Th>Entry</Table.Th>
+      <Table.Th>Exit</Table.Th>
+      <Table.Th>P&amp;L</Table.Th>
+    </>
+  );
+}
+
+function TradeCells({ trade }: { trade: TradeDto }) {
+  return (
+    <>
+      <Table.Td>
+        <TypeBadge trade={trade} />
+      </Table.Td>
+      <Table.Td>{formatPremium(trade.entryPrice)}</Table.Td>
+      <Table.Td>{trade.exitPrice === null ? 'Open' : formatPremium(trade.exitPrice)}</Table.Td>
+      <Table.Td>
+        <PnlCell trade={trade} />
+      </Table.Td>
+    </>
+  );
+}
+
 const STATUS_COLOR: Record<TradeDto['status'], string> = {
   open: 'blue',
   closed: 'gray',
@@ -49,24 +76,14 @@ export function RecentTradesTable({ trades }: { trades: readonly TradeDto[] }) {
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Time</Table.Th>
-            <Table.Th>Type</Table.Th>
-            <Table.Th>Entry</Table.Th>
-            <Table.Th>Exit</Table.Th>
-            <Table.Th>P&amp;L</Table.Th>
+            <TradeHeaderCells />
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
           {rows.map((t) => (
             <Table.Tr key={t.id}>
               <Table.Td>{formatIstTime(t.timestamp)}</Table.Td>
-              <Table.Td>
-                <TypeBadge trade={t} />
-              </Table.Td>
-              <Table.Td>{formatPremium(t.entryPrice)}</Table.Td>
-              <Table.Td>{t.exitPrice === null ? 'Open' : formatPremium(t.exitPrice)}</Table.Td>
-              <Table.Td>
-                <PnlCell trade={t} />
-              </Table.Td>
+              <TradeCells trade={t} />
             </Table.Tr>
           ))}
         </Table.Tbody>
@@ -82,10 +99,7 @@ export function TradeHistoryTable({ trades }: { trades: readonly TradeDto[] }) {
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Symbol</Table.Th>
-            <Table.Th>Type</Table.Th>
-            <Table.Th>Entry</Table.Th>
-            <Table.Th>Exit</Table.Th>
-            <Table.Th>P&amp;L</Table.Th>
+            <TradeHeaderCells />
             <Table.Th>Status</Table.Th>
             <Table.Th>Date</Table.Th>
           </Table.Tr>
@@ -103,14 +117,7 @@ export function TradeHistoryTable({ trades }: { trades: readonly TradeDto[] }) {
                   </Text>
                 )}
               </Table.Td>
-              <Table.Td>
-                <TypeBadge trade={t} />
-              </Table.Td>
-              <Table.Td>{formatPremium(t.entryPrice)}</Table.Td>
-              <Table.Td>{t.exitPrice === null ? 'Open' : formatPremium(t.exitPrice)}</Table.Td>
-              <Table.Td>
-                <PnlCell trade={t} />
-              </Table.Td>
+              <TradeCells trade={t} />
               <Table.Td>
                 <Badge variant="dot" color={STATUS_COLOR[t.status]}>
                   {t.status}
