@@ -1,6 +1,7 @@
 // Live NIFTY 50 card (spec §2): price, change, open/high/low, volume in millions, last update in IST, and the chart.
 import { Badge, Card, Group, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
 import type { FeedHealthDto } from '@optionpilot/server/contract';
+import { LabeledValue } from '../../components/LabeledValue';
 import { formatIstTime } from '../../lib/format';
 import { useLiveStore, type ConnectionStatus } from '../../live/stores';
 import { CandleChart } from './CandleChart';
@@ -42,17 +43,6 @@ export function FeedHealthIndicator() {
   );
 }
 
-function Stat({ label, value }: { label: string; value: string }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text fw={600}>{value}</Text>
-    </div>
-  );
-}
-
 export function MarketCard() {
   const tick = useLiveStore((s) => s.tick);
   const candles = useLiveStore((s) => s.candles[1] ?? EMPTY);
@@ -76,10 +66,10 @@ export function MarketCard() {
               </Text>
             </Group>
             <SimpleGrid cols={{ base: 2, sm: 4 }}>
-              <Stat label="Open" value={formatPoints(tick.open)} />
-              <Stat label="High" value={formatPoints(tick.high)} />
-              <Stat label="Low" value={formatPoints(tick.low)} />
-              <Stat label="Volume" value={formatVolumeMillions(tick.volume)} />
+              <LabeledValue label="Open" value={formatPoints(tick.open)} />
+              <LabeledValue label="High" value={formatPoints(tick.high)} />
+              <LabeledValue label="Low" value={formatPoints(tick.low)} />
+              <LabeledValue label="Volume" value={formatVolumeMillions(tick.volume)} />
             </SimpleGrid>
             <Text size="xs" c="dimmed">
               Last updated: {formatIstTime(tick.timestamp)}

@@ -5,22 +5,12 @@ import { Alert, Badge, Card, Group, List, Loader, SimpleGrid, Stack, Text, Title
 import { IconAlertTriangle } from '@tabler/icons-react';
 import type { StrategyInfoDto } from '@optionpilot/server/contract';
 import { api, errorMessage } from '../../api/client';
+import { LabeledValue } from '../../components/LabeledValue';
 
 /** Risk wording shown under the rules; no claim of returns (SEBI rules on algo marketing). */
 export const STRATEGY_RISK_NOTE =
   'Buying options can lose the entire premium paid, and slippage or gaps can carry a loss past the stop. ' +
   'Nothing here is a promise or a forecast of returns: past behaviour of this strategy says nothing about future results.';
-
-function Param({ label, value }: { label: string; value: string }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text fw={600}>{value}</Text>
-    </div>
-  );
-}
 
 function onOff(value: boolean): string {
   return value ? 'On' : 'Off';
@@ -64,14 +54,14 @@ export function StrategyPanel() {
             ))}
           </List>
           <SimpleGrid cols={{ base: 2, sm: 3, md: 5 }}>
-            <Param label="Consecutive candles" value={String(info.params.consecutiveCandles)} />
-            <Param label="Min. candle body" value={`${info.params.minMovement} pts`} />
-            <Param label="Entry offset" value={`${info.params.entryOffset} pts`} />
-            <Param label="Stop loss (premium)" value={`${info.params.stopLoss} pts`} />
-            <Param label="Target (premium)" value={`${info.params.target} pts`} />
-            <Param label="Calls (CE)" value={onOff(info.params.callEnabled)} />
-            <Param label="Puts (PE)" value={onOff(info.params.putEnabled)} />
-            <Param label="Square-off" value={`${info.params.squareOffTime} IST`} />
+            <LabeledValue label="Consecutive candles" value={String(info.params.consecutiveCandles)} />
+            <LabeledValue label="Min. candle body" value={`${info.params.minMovement} pts`} />
+            <LabeledValue label="Entry offset" value={`${info.params.entryOffset} pts`} />
+            <LabeledValue label="Stop loss (premium)" value={`${info.params.stopLoss} pts`} />
+            <LabeledValue label="Target (premium)" value={`${info.params.target} pts`} />
+            <LabeledValue label="Calls (CE)" value={onOff(info.params.callEnabled)} />
+            <LabeledValue label="Puts (PE)" value={onOff(info.params.putEnabled)} />
+            <LabeledValue label="Square-off" value={`${info.params.squareOffTime} IST`} />
           </SimpleGrid>
           <Alert variant="light" color="yellow" icon={<IconAlertTriangle size={18} />} title="Risk">
             {STRATEGY_RISK_NOTE}
