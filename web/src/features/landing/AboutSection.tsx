@@ -1,19 +1,20 @@
-import { Alert, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Alert, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconEye } from '@tabler/icons-react';
 import { LandingSection } from './LandingSection';
 import { formatInrWhole, PLAN_PRICE_PAISE } from './pricing';
+import { StatCard, type LandingStat } from './StatCard';
 
 // The first version advertised "500+ active traders" next to "99.9% uptime". SEBI's retail algo framework
 // (DOMAIN.md §2) and decisions.md forbid return claims, and a trader count is a social-proof figure we cannot
 // verify or keep current from this page, so it is replaced by facts fixed by the product itself:
 // the trading window, the price and the number of supported brokers. Uptime is kept as what it is, a service
 // target for market hours, not a measured record.
-const ABOUT_STATS = [
+const ABOUT_STATS: readonly LandingStat[] = [
   { value: '9:15-3:00', label: 'Automated trading window, IST' },
   { value: '99.9%', label: 'Uptime target during market hours' },
   { value: formatInrWhole(PLAN_PRICE_PAISE), label: 'One plan, per month + GST' },
   { value: '7', label: 'Indian brokers supported' },
-] as const;
+];
 
 export function AboutSection() {
   return (
@@ -28,14 +29,7 @@ export function AboutSection() {
 
         <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md">
           {ABOUT_STATS.map((stat) => (
-            <Paper key={stat.label} withBorder radius="md" p="md" ta="center">
-              <Text fz={26} fw={800} c="blue">
-                {stat.value}
-              </Text>
-              <Text size="sm" c="dimmed">
-                {stat.label}
-              </Text>
-            </Paper>
+            <StatCard key={stat.label} stat={stat} valueSize={26} />
           ))}
         </SimpleGrid>
 

@@ -1,14 +1,15 @@
-import { Badge, Box, Button, Container, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Badge, Box, Button, Container, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { openSignup } from './authDialog';
 import { NAV_HEIGHT } from './LandingNav';
 import { formatInrWhole, PLAN_PRICE_PAISE } from './pricing';
 import { scrollToSection } from './sections';
+import { StatCard, type LandingStat } from './StatCard';
 
-const HERO_STATS = [
+const HERO_STATS: readonly LandingStat[] = [
   { value: '9:15-3:00', label: 'Market hours (IST)' },
   { value: formatInrWhole(PLAN_PRICE_PAISE), label: 'Monthly, plus GST' },
   { value: '100%', label: 'Automated execution' },
-] as const;
+];
 
 export function HeroSection() {
   return (
@@ -46,14 +47,7 @@ export function HeroSection() {
           </Group>
           <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="md" w="100%" maw={720} mt="lg">
             {HERO_STATS.map((stat) => (
-              <Paper key={stat.label} withBorder radius="md" p="md">
-                <Text fz={28} fw={800} c="blue">
-                  {stat.value}
-                </Text>
-                <Text size="sm" c="dimmed">
-                  {stat.label}
-                </Text>
-              </Paper>
+              <StatCard key={stat.label} stat={stat} valueSize={28} />
             ))}
           </SimpleGrid>
         </Stack>
