@@ -6,7 +6,7 @@ import { useSessionStore } from '../stores/session';
 import { useUiStore } from '../stores/ui';
 import { makeUser, signInAs } from '../test/fixtures';
 import { installFetch, json } from '../test/http';
-import { renderApp } from '../test/render';
+import { renderApp } from '../test/renderApp';
 
 // The landing page is another feature's work; a marker keeps these tests about routing only.
 vi.mock('../features/landing/LandingPage', () => ({ LandingPage: () => <div>landing page marker</div> }));

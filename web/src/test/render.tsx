@@ -1,21 +1,11 @@
 import type { ReactElement } from 'react';
-import { render } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { render, type RenderResult } from '@testing-library/react';
 import { AppProviders } from '../components/AppProviders';
-import { appRoutes } from '../routes/routes';
 
-/** Renders a component inside the Mantine theme and toast host, with transitions and portals off. */
-export function renderWithProviders(ui: ReactElement) {
+/**
+ * Renders a component inside the app's own providers (theme, toast host); env "test" turns off Mantine's
+ * transitions and portals so dialogs and toasts appear synchronously.
+ */
+export function renderWithProviders(ui: ReactElement): RenderResult {
   return render(<AppProviders env="test">{ui}</AppProviders>);
-}
-
-/** Renders the whole app's route table at `path`; returns the router to inspect `router.state.location`. */
-export function renderApp(path: string) {
-  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
-  const view = render(
-    <AppProviders env="test">
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
-  return { router, ...view };
 }

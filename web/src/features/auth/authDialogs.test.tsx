@@ -4,7 +4,7 @@ import { useSessionStore } from '../../stores/session';
 import { useUiStore } from '../../stores/ui';
 import { ADMIN, makeUser } from '../../test/fixtures';
 import { installFetch, json } from '../../test/http';
-import { renderApp } from '../../test/render';
+import { renderApp } from '../../test/renderApp';
 
 vi.mock('../landing/LandingPage', () => ({ LandingPage: () => <div>landing page marker</div> }));
 vi.mock('../dashboard/UserDashboard', () => ({ UserDashboard: () => <h1>user dashboard marker</h1> }));

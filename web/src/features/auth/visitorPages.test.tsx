@@ -3,7 +3,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { useSessionStore } from '../../stores/session';
 import { ADMIN, makeUser, signInAs } from '../../test/fixtures';
 import { installFetch, json } from '../../test/http';
-import { renderApp } from '../../test/render';
+import { renderApp } from '../../test/renderApp';
 import { RESET_REDIRECT_DELAY_MS } from './ResetPasswordPage';
 
 vi.mock('../landing/LandingPage', () => ({ LandingPage: () => <div>landing page marker</div> }));

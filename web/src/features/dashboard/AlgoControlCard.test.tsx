@@ -4,7 +4,8 @@ import type { TradingSettingsDto } from '@optionpilot/server/contract';
 import { resetLiveStore, useLiveStore } from '../../live/stores';
 import { sampleBot } from '../../live/testing';
 import { AlgoControlCard } from './AlgoControlCard';
-import { mockApi, renderWithProviders } from './testUtils';
+import { renderWithProviders } from '../../test/render';
+import { mockApi } from './testUtils';
 
 const SETTINGS: TradingSettingsDto = { orderType: 'SLM', targetSetting: 40, tradeQuantity: 1, lotSize: 65 };
 

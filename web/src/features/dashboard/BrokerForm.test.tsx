@@ -1,25 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import type { BrokerConnectionDto, UserDto } from '@optionpilot/server/contract';
+import type { BrokerConnectionDto } from '@optionpilot/server/contract';
 import { useSessionStore } from '../../stores/session';
 import { BrokerForm, MISSING_BROKER_FIELDS } from './BrokerForm';
-import { mockApi, renderWithProviders } from './testUtils';
+import { makeUser } from '../../test/fixtures';
+import { renderWithProviders } from '../../test/render';
+import { mockApi } from './testUtils';
 
-const USER: UserDto = {
-  id: 7,
+const USER = makeUser({
   email: 'asha@example.in',
-  firstName: 'Asha',
-  lastName: 'Rao',
-  phone: '+919876543210',
-  isAdmin: false,
   brokerType: 'zerodha',
-  brokerConnected: false,
   subscriptionStatus: 'active',
-  subscriptionStartDate: null,
-  subscriptionEndDate: null,
   createdAt: '2026-03-01T00:00:00.000Z',
-  lastActive: null,
-};
+});
 
 const SAVED: BrokerConnectionDto = {
   brokerType: 'zerodha',

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import type { UserSettingsDto } from '@optionpilot/server/contract';
 import { SettingsTab } from './SettingsTab';
-import { mockApi, renderWithProviders } from './testUtils';
+import { renderWithProviders } from '../../test/render';
+import { mockApi } from './testUtils';
 
 const DEFAULTS: UserSettingsDto = {
   autoTrading: true,

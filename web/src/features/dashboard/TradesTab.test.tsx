@@ -4,7 +4,7 @@ import { resetLiveStore, useLiveStore } from '../../live/stores';
 import { sampleTrade } from '../../live/testing';
 import { TradesTab } from './TradesTab';
 import { NO_TRADES_MESSAGE, RecentTradesTable } from './TradesTable';
-import { renderWithProviders } from './testUtils';
+import { renderWithProviders } from '../../test/render';
 
 const winner = sampleTrade({
   id: 1,

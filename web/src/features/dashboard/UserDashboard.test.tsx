@@ -1,13 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import type { PublicConfigDto, UserDto } from '@optionpilot/server/contract';
+import type { PublicConfigDto } from '@optionpilot/server/contract';
 import { stopLiveData } from '../../live/liveData';
 import { resetLiveStore, useLiveStore } from '../../live/stores';
 import { sampleBot, sampleStats, sampleTick } from '../../live/testing';
 import { useSessionStore } from '../../stores/session';
 import { useUiStore } from '../../stores/ui';
-import { mockApi, renderWithProviders } from './testUtils';
+import { makeUser } from '../../test/fixtures';
+import { renderWithProviders } from '../../test/render';
+import { mockApi } from './testUtils';
 import { TEST_MODE_BANNER, UserDashboard } from './UserDashboard';
 
 // happy-dom has no canvas: the chart library is replaced; the app itself uses the real module.
@@ -25,21 +27,13 @@ vi.mock('socket.io-client', () => ({
   io: vi.fn(() => ({ connected: false, on: vi.fn(), connect: vi.fn(), disconnect: vi.fn() })),
 }));
 
-const USER: UserDto = {
-  id: 7,
+const USER = makeUser({
   email: 'asha@example.in',
-  firstName: 'Asha',
-  lastName: 'Rao',
-  phone: '+919876543210',
-  isAdmin: false,
-  brokerType: null,
-  brokerConnected: false,
   subscriptionStatus: 'active',
   subscriptionStartDate: '2026-03-02T00:00:00.000Z',
   subscriptionEndDate: '2026-04-02T00:00:00.000Z',
   createdAt: '2026-03-01T00:00:00.000Z',
-  lastActive: null,
-};
+});
 
 const CONFIG: PublicConfigDto = {
   version: '0.1.0',

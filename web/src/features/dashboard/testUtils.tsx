@@ -1,13 +1,6 @@
-// Shared helpers of the dashboard and payment component tests: Mantine in test mode, and a fetch double that
-// answers by method and path and records every request.
-import type { ReactElement } from 'react';
-import { render, type RenderResult } from '@testing-library/react';
+// Shared helper of the dashboard, strategy and payment component tests: a fetch double that answers by method and
+// path (async answers allowed) and records every request.
 import { vi } from 'vitest';
-import { AppProviders } from '../../components/AppProviders';
-
-export function renderWithProviders(ui: ReactElement): RenderResult {
-  return render(<AppProviders env="test">{ui}</AppProviders>);
-}
 
 export interface RecordedRequest {
   method: string;

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
 import { ContactSection } from './ContactSection';
-import { renderWithMantine } from './renderWithMantine';
+import { renderWithProviders } from '../../test/render';
 
 function field(label: string): HTMLInputElement | HTMLTextAreaElement {
   const element = screen.getByLabelText(label, { exact: false });
@@ -40,7 +40,7 @@ describe('ContactSection', () => {
   });
 
   it('requires every field and sends nothing while any is missing', () => {
-    renderWithMantine(<ContactSection />);
+    renderWithProviders(<ContactSection />);
     send();
     expect(screen.getByText('Name is required')).toBeTruthy();
     expect(screen.getByText('Email is required')).toBeTruthy();
@@ -50,7 +50,7 @@ describe('ContactSection', () => {
   });
 
   it('treats whitespace-only fields as missing', () => {
-    renderWithMantine(<ContactSection />);
+    renderWithProviders(<ContactSection />);
     fill({ name: '   ', email: 'asha@example.in', message: '\n\t' });
     send();
     expect(screen.getByText('Name is required')).toBeTruthy();
@@ -60,7 +60,7 @@ describe('ContactSection', () => {
   });
 
   it('rejects a malformed e-mail and clears the error once the field is edited', () => {
-    renderWithMantine(<ContactSection />);
+    renderWithProviders(<ContactSection />);
     fill({ name: 'Asha', email: 'asha@example', message: 'Hello' });
     send();
     expect(screen.getByText('Enter a valid email address')).toBeTruthy();
@@ -75,7 +75,7 @@ describe('ContactSection', () => {
   it('posts the trimmed message, shows busy state, confirms and clears the form', async () => {
     let respond: (response: Response) => void = () => {};
     fetchMock.mockReturnValue(new Promise<Response>((resolve) => (respond = resolve)));
-    renderWithMantine(<ContactSection />);
+    renderWithProviders(<ContactSection />);
     fill({ name: ' Asha Rao ', email: 'asha@example.in ', message: 'Which brokers need a static IP?' });
     send();
 
@@ -108,7 +108,7 @@ describe('ContactSection', () => {
     fetchMock.mockResolvedValue(
       jsonResponse(429, { error: 'rate_limited', message: 'Too many messages, try again in a minute' }),
     );
-    renderWithMantine(<ContactSection />);
+    renderWithProviders(<ContactSection />);
     fill({ name: 'Asha', email: 'asha@example.in', message: 'Hello' });
     send();
 
@@ -123,7 +123,7 @@ describe('ContactSection', () => {
 
   it('explains a network failure', async () => {
     fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
-    renderWithMantine(<ContactSection />);
+    renderWithProviders(<ContactSection />);
     fill({ name: 'Asha', email: 'asha@example.in', message: 'Hello' });
     send();
     await waitFor(() =>

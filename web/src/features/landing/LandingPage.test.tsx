@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { LandingPage } from './LandingPage';
-import { renderWithMantine, setViewport } from './renderWithMantine';
+import { renderWithProviders } from '../../test/render';
+import { setViewport } from './setViewport';
 
 import { resetUiStore, useUiStore, type AuthDialogKind } from '../../stores/ui';
 
@@ -42,14 +43,14 @@ describe('LandingPage', () => {
   });
 
   it('renders every section with its id', () => {
-    renderWithMantine(<LandingPage />);
+    renderWithProviders(<LandingPage />);
     for (const id of SECTION_IDS) {
       expect(section(id).tagName).toBe('SECTION');
     }
   });
 
   it('shows the six feature cards by their exact titles', () => {
-    renderWithMantine(<LandingPage />);
+    renderWithProviders(<LandingPage />);
     const features = within(section('features'));
     const titles = features.getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent);
     expect(titles).toEqual([
@@ -66,7 +67,7 @@ describe('LandingPage', () => {
 
   it('scrolls to the matching section from each nav button', () => {
     const { scrolledTo } = spyOnScroll();
-    renderWithMantine(<LandingPage />);
+    renderWithProviders(<LandingPage />);
     const nav = within(screen.getByRole('navigation', { name: 'Sections' }));
     for (const [label, id] of [
       ['Home', 'home'],
@@ -83,7 +84,7 @@ describe('LandingPage', () => {
 
   it('scrolls to Features from View Demo and from the footer link', () => {
     const { scrolledTo } = spyOnScroll();
-    renderWithMantine(<LandingPage />);
+    renderWithProviders(<LandingPage />);
     fireEvent.click(within(section('home')).getByRole('button', { name: 'View Demo' }));
     fireEvent.click(
       within(screen.getByRole('navigation', { name: 'Footer' })).getByRole('link', { name: 'Pricing' }),
@@ -92,7 +93,7 @@ describe('LandingPage', () => {
   });
 
   it('opens signup from Get Started and both Start Trading Now buttons', () => {
-    renderWithMantine(<LandingPage />);
+    renderWithProviders(<LandingPage />);
     fireEvent.click(within(screen.getByRole('banner')).getByRole('button', { name: 'Get Started' }));
     fireEvent.click(within(section('home')).getByRole('button', { name: 'Start Trading Now' }));
     fireEvent.click(within(section('pricing')).getByRole('button', { name: 'Start Trading Now' }));
@@ -101,7 +102,7 @@ describe('LandingPage', () => {
   });
 
   it('opens login from the Login button', () => {
-    renderWithMantine(<LandingPage />);
+    renderWithProviders(<LandingPage />);
     fireEvent.click(within(screen.getByRole('banner')).getByRole('button', { name: 'Login' }));
     expect(openAuthDialog).toHaveBeenCalledExactlyOnceWith('login');
     expect(useUiStore.getState().authDialog).toBe('login');
@@ -109,7 +110,7 @@ describe('LandingPage', () => {
 
   it('shows the full nav on desktop and hides the phone menu button', () => {
     setViewport(1280, 800);
-    renderWithMantine(<LandingPage />);
+    renderWithProviders(<LandingPage />);
     expect(screen.getByRole('navigation', { name: 'Sections' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Open navigation' })).toBeNull();
   });
@@ -117,7 +118,7 @@ describe('LandingPage', () => {
   it('collapses to a burger menu on a 360 px phone with the same sections and actions', () => {
     setViewport(360, 740);
     const { scrolledTo } = spyOnScroll();
-    renderWithMantine(<LandingPage />);
+    renderWithProviders(<LandingPage />);
     expect(screen.queryByRole('navigation', { name: 'Sections' })).toBeNull();
     expect(screen.queryByRole('navigation', { name: 'Sections menu' })).toBeNull();
 
@@ -138,7 +139,7 @@ describe('LandingPage', () => {
   });
 
   it('shows the hero stats and the GST breakdown of the plan', () => {
-    renderWithMantine(<LandingPage />);
+    renderWithProviders(<LandingPage />);
     const hero = within(section('home'));
     expect(hero.getByText('9:15-3:00')).toBeTruthy();
     expect(hero.getByText('₹4,999')).toBeTruthy();
@@ -161,7 +162,7 @@ describe('LandingPage', () => {
   });
 
   it('discloses risk and the white-box strategy, and claims no returns', () => {
-    const { container } = renderWithMantine(<LandingPage />);
+    const { container } = renderWithProviders(<LandingPage />);
     const about = within(section('about'));
     expect(about.getByText(/involves substantial risk/)).toBeTruthy();
     expect(about.getByText(/shown to every subscriber/)).toBeTruthy();
@@ -170,7 +171,7 @@ describe('LandingPage', () => {
   });
 
   it('lists the support contacts', () => {
-    renderWithMantine(<LandingPage />);
+    renderWithProviders(<LandingPage />);
     const contact = within(section('contact'));
     expect(contact.getByRole('link', { name: 'support@optionpilot.in' }).getAttribute('href')).toBe(
       'mailto:support@optionpilot.in',

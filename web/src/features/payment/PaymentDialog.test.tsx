@@ -1,11 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import type { CreateOrderResponse, UserDto } from '@optionpilot/server/contract';
+import type { CreateOrderResponse } from '@optionpilot/server/contract';
 import { browser } from '../../lib/browser';
 import { showDeferredToast } from '../../lib/toast';
 import { useSessionStore } from '../../stores/session';
 import { useUiStore } from '../../stores/ui';
-import { mockApi, renderWithProviders } from '../dashboard/testUtils';
+import { makeUser } from '../../test/fixtures';
+import { renderWithProviders } from '../../test/render';
+import { mockApi } from '../dashboard/testUtils';
 import { PaymentDialog } from './PaymentDialog';
 
 const ORDER: CreateOrderResponse = {
@@ -30,21 +32,13 @@ const CHECKOUT = {
   razorpay_signature: 'a'.repeat(64),
 };
 
-const USER: UserDto = {
-  id: 7,
+const USER = makeUser({
   email: 'asha@example.in',
-  firstName: 'Asha',
-  lastName: 'Rao',
-  phone: '+919876543210',
-  isAdmin: false,
-  brokerType: null,
-  brokerConnected: false,
   subscriptionStatus: 'active',
   subscriptionStartDate: '2026-03-02T00:00:00.000Z',
   subscriptionEndDate: '2026-04-02T00:00:00.000Z',
   createdAt: '2026-03-01T00:00:00.000Z',
-  lastActive: null,
-};
+});
 
 function openDialog() {
   window.localStorage.setItem('token', 'jwt');

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen } from '@testing-library/react';
 import type { StrategyInfoDto } from '@optionpilot/server/contract';
-import { mockApi, renderWithProviders } from '../dashboard/testUtils';
+import { renderWithProviders } from '../../test/render';
+import { mockApi } from '../dashboard/testUtils';
 import { STRATEGY_RISK_NOTE, StrategyPanel } from './StrategyPanel';
 
 const INFO: StrategyInfoDto = {
