@@ -1,14 +1,7 @@
 import type { Candle, IntervalMinutes } from '../core/types';
 
 /** A closed candle as the backtest reports it (the chart's shape: `time` is the bucket start, epoch ms). */
-export interface CandleRow {
-  readonly time: number;
-  readonly open: number;
-  readonly high: number;
-  readonly low: number;
-  readonly close: number;
-  readonly volume: number;
-}
+export type CandleRow = Omit<Candle, 'interval' | 'closed'>;
 
 const FIELDS = 6;
 

@@ -1,4 +1,4 @@
-import type { Tick } from '../core/types';
+import type { Candle, Tick } from '../core/types';
 import { isValidDate } from '../calendar/ist';
 
 /** What a replay CSV holds, detected from its header row. */
@@ -155,14 +155,7 @@ export function createCsvTickParser(): CsvTickParser {
  * All ticks stay inside the minute so each lands in the bar's own bucket. The volume is split evenly, the rounding
  * remainder going to the close, so candle volume sums back to the bar's.
  */
-export function candleToTicks(bar: {
-  time: number;
-  open: number;
-  high: number;
-  low: number;
-  close: number;
-  volume: number;
-}): Tick[] {
+export function candleToTicks(bar: Omit<Candle, 'interval' | 'closed'>): Tick[] {
   const bullish = bar.close >= bar.open;
   const prices = [bar.open, bullish ? bar.low : bar.high, bullish ? bar.high : bar.low, bar.close];
   const share = Math.floor(bar.volume / 4);
