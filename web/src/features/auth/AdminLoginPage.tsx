@@ -1,24 +1,21 @@
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { Anchor, Button, Stack, TextInput } from '@mantine/core';
 import { Link, Navigate, useNavigate } from 'react-router-dom';
-import { loginSchema } from '@optionpilot/server/contract';
 import { CenteredCard } from '../../components/CenteredCard';
 import { SecretInput } from '../../components/SecretInput';
-import { fieldErrorsOf, type FieldErrors } from '../../lib/fieldErrors';
 import { toastSuccess } from '../../lib/toast';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { useSubmit } from '../../lib/useSubmit';
 import { selectStatus, useSessionStore } from '../../stores/session';
-import { LOGIN_FIELDS, MESSAGES, type LoginField } from './messages';
+import { MESSAGES } from './messages';
+import { useLoginForm } from './useLoginForm';
 
 /** `/admin-login` (spec §2): admin sign-in. The form starts empty: no default credentials (decisions.md). */
 export function AdminLoginPage() {
   usePageTitle('Admin sign-in');
   const status = useSessionStore(selectStatus);
   const navigate = useNavigate();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<FieldErrors<LoginField>>({});
+  const { email, setEmail, password, setPassword, errors, validate } = useLoginForm();
   const submit = useSubmit({ title: MESSAGES.adminLoginFailedTitle, message: MESSAGES.authenticationFailed });
   const { busy } = submit;
 
@@ -26,14 +23,10 @@ export function AdminLoginPage() {
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const parsed = loginSchema.safeParse({ email, password });
-    if (!parsed.success) {
-      setErrors(fieldErrorsOf(parsed.error, LOGIN_FIELDS));
-      return;
-    }
-    setErrors({});
+    const request = validate();
+    if (!request) return;
     await submit.run(async () => {
-      const { message } = await useSessionStore.getState().adminLogin(parsed.data);
+      const { message } = await useSessionStore.getState().adminLogin(request);
       toastSuccess(MESSAGES.loginSuccess, message ?? undefined);
       navigate('/admin', { replace: true });
     });

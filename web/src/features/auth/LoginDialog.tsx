@@ -1,24 +1,22 @@
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { Anchor, Button, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { Link, useNavigate } from 'react-router-dom';
-import { loginSchema } from '@optionpilot/server/contract';
 import { SecretInput } from '../../components/SecretInput';
-import { fieldErrorsOf, type FieldErrors } from '../../lib/fieldErrors';
 import { toastSuccess } from '../../lib/toast';
 import { useSubmit } from '../../lib/useSubmit';
 import { useSessionStore } from '../../stores/session';
 import { selectAuthDialog, useUiStore } from '../../stores/ui';
-import { LOGIN_FIELDS, loginFailureMessage, MESSAGES, type LoginField } from './messages';
+import { AuthDialogSwitch } from './AuthDialogSwitch';
+import { loginFailureMessage, MESSAGES } from './messages';
+import { useLoginForm } from './useLoginForm';
 
 /** "Welcome Back" (spec §2 "Login dialog"): e-mail and password; admins land on /admin, others on /. */
 export function LoginDialog() {
   const opened = useUiStore(selectAuthDialog) === 'login';
   const navigate = useNavigate();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
+  const { email, setEmail, password, setPassword, errors, setErrors, validate } = useLoginForm();
   const submit = useSubmit({ title: MESSAGES.loginFailedTitle, message: loginFailureMessage });
   const { busy } = submit;
-  const [errors, setErrors] = useState<FieldErrors<LoginField>>({});
 
   const close = () => {
     useUiStore.getState().closeAuthDialog();
@@ -28,14 +26,10 @@ export function LoginDialog() {
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const parsed = loginSchema.safeParse({ email, password });
-    if (!parsed.success) {
-      setErrors(fieldErrorsOf(parsed.error, LOGIN_FIELDS));
-      return;
-    }
-    setErrors({});
+    const request = validate();
+    if (!request) return;
     await submit.run(async () => {
-      const user = await useSessionStore.getState().login(parsed.data);
+      const user = await useSessionStore.getState().login(request);
       toastSuccess(MESSAGES.loginSuccess);
       close();
       setEmail('');
@@ -79,16 +73,7 @@ export function LoginDialog() {
           <Button type="submit" fullWidth disabled={busy}>
             {busy ? 'Signing in...' : 'Sign In'}
           </Button>
-          <Text size="sm" ta="center">
-            Don&apos;t have an account?{' '}
-            <Anchor
-              component="button"
-              type="button"
-              onClick={() => useUiStore.getState().openAuthDialog('signup')}
-            >
-              Sign up
-            </Anchor>
-          </Text>
+          <AuthDialogSwitch prompt="Don't have an account?" to="signup" label="Sign up" />
         </Stack>
       </form>
     </Modal>

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Anchor, Button, Checkbox, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Checkbox, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { registerSchema, type RegisterRequest } from '@optionpilot/server/contract';
 import { SecretInput } from '../../components/SecretInput';
 import { fieldErrorsOf, type FieldErrors } from '../../lib/fieldErrors';
@@ -7,6 +7,7 @@ import { toastError, toastSuccess } from '../../lib/toast';
 import { useSubmit } from '../../lib/useSubmit';
 import { useSessionStore } from '../../stores/session';
 import { selectAuthDialog, useUiStore } from '../../stores/ui';
+import { AuthDialogSwitch } from './AuthDialogSwitch';
 import { MESSAGES } from './messages';
 
 type Field = keyof RegisterRequest;
@@ -127,16 +128,7 @@ export function SignupDialog() {
           <Button type="submit" fullWidth disabled={submit.busy}>
             {submit.busy ? 'Creating Account...' : 'Create Account & Subscribe'}
           </Button>
-          <Text size="sm" ta="center">
-            Already have an account?{' '}
-            <Anchor
-              component="button"
-              type="button"
-              onClick={() => useUiStore.getState().openAuthDialog('login')}
-            >
-              Sign in
-            </Anchor>
-          </Text>
+          <AuthDialogSwitch prompt="Already have an account?" to="login" label="Sign in" />
         </Stack>
       </form>
     </Modal>
