@@ -27,7 +27,7 @@ export default defineConfig({
         test: {
           name: 'cross',
           root: './test',
-          include: ['integration/**/*.test.ts', 'scripts/**/*.test.ts'],
+          include: ['integration/**/*.test.ts', 'scripts/**/*.test.ts', 'load/**/*.test.ts'],
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,
