@@ -1,6 +1,7 @@
 // Row types: exactly the columns of each table (snake_case), after normalisation by the repositories
 // (booleans are true/false on both dialects; BIGINT epoch-ms and paise columns are numbers).
 // DTOs for the wire live in `../contract` and are produced by presenters, never by spreading a row.
+import type { OrderState } from '@optionpilot/engine/execution/orderTypes';
 
 export type SubscriptionStatus = 'active' | 'pending' | 'inactive' | 'expired';
 
@@ -376,18 +377,8 @@ export interface TradeRow {
   updated_at: number;
 }
 
-export type OrderStatusValue =
-  | 'INITIALIZED'
-  | 'SUBMITTED'
-  | 'ACCEPTED'
-  | 'PARTIALLY_FILLED'
-  | 'FILLED'
-  | 'REJECTED'
-  | 'CANCEL_PENDING'
-  | 'CANCELLED'
-  | 'MODIFY_PENDING'
-  | 'EXPIRED'
-  | 'UNKNOWN';
+/** The engine's order states, stored as they are (the engine's transition table is the one source of them). */
+export type OrderStatusValue = OrderState;
 
 export interface OrderRow {
   id: number;
