@@ -27,6 +27,7 @@ describe('authorize', () => {
     ['user:read', 'allowed', 'forbidden', 'allowed'],
     ['user:update', 'allowed', 'forbidden', 'allowed'],
     ['payment:create', 'allowed', 'forbidden', 'allowed'],
+    ['strategy:read', 'allowed', 'allowed', 'allowed'],
     ['user:promote', 'forbidden', 'forbidden', 'allowed'],
     ['admin:access', 'forbidden', 'forbidden', 'allowed'],
   ])('%s: owner %s, another user %s, admin %s', (action, owner, stranger, byAdmin) => {

@@ -26,6 +26,8 @@ export const POLICIES = {
   'user:read': ownerOrAdmin,
   'user:update': ownerOrAdmin,
   'payment:create': ownerOrAdmin,
+  // White-box disclosure: every signed-in user may read the live rules and parameters.
+  'strategy:read': anyUser,
   'user:promote': adminOnly,
   'admin:access': adminOnly,
 } as const satisfies Record<string, Rule>;

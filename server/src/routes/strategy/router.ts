@@ -2,13 +2,13 @@
 // parameters), for every signed-in user (SEBI: the logic of a white-box algo is disclosed to its users).
 import { Router } from '@koa/router';
 import type { Deps } from '../../deps';
-import { requireAuth } from '../../middleware/auth';
+import { can, requireAuth } from '../../middleware/auth';
 import type { AppState } from '../../middleware/context';
 
 /** Routes of the strategy resource, mounted under /api. */
 export function strategyRouter(deps: Deps): Router<AppState> {
   const router = new Router<AppState>();
-  router.get('/strategy', requireAuth(deps), async (ctx) => {
+  router.get('/strategy', requireAuth(deps), can('strategy:read'), async (ctx) => {
     ctx.body = await deps.trading.strategyInfo();
   });
   return router;
