@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from './logger';
+import { createAccessLogger, createLogger } from './logger';
 
 function capture() {
   const lines: string[] = [];
@@ -126,5 +126,34 @@ describe('logger redaction of errors and sealed columns', () => {
       expect(text).not.toContain(secret);
     }
     expect(text).toContain('"provider":"test"');
+  });
+});
+
+describe('access logger', () => {
+  it('writes to the same destination at the same level, while the process logger keeps redacting', () => {
+    const lines: string[] = [];
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        lines.push(chunk.toString());
+        callback();
+      },
+    });
+    const logger = createLogger({ level: 'warn', destination });
+    const access = createAccessLogger(logger);
+    access.info({ path: '/api/ping' }, 'request'); // below warn: dropped like any other info line
+    access.warn(
+      { requestId: 'r1', method: 'GET', path: '/api/user/stats', status: 200, ms: 1, userId: 7 },
+      'request',
+    );
+    logger.warn({ token: 'eyJsecret' }, 'after the child was made');
+    expect(lines).toHaveLength(2);
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      requestId: 'r1',
+      path: '/api/user/stats',
+      status: 200,
+      userId: 7,
+    });
+    expect(lines[1]).not.toContain('eyJsecret');
+    expect(JSON.parse(lines[1]!)).toMatchObject({ token: '[Redacted]' });
   });
 });

@@ -70,7 +70,10 @@ export interface LoggerOptions {
   destination?: DestinationStream;
 }
 
-/** Creates the process logger with redaction of credentials. */
+/**
+ * Creates the process logger with redaction of credentials. Without a destination it writes to stdout
+ * asynchronously (pino flushes what is buffered when the process exits), so a request never waits on `write(2)`.
+ */
 export function createLogger(options: LoggerOptions): Logger {
   return pino(
     {
@@ -78,6 +81,16 @@ export function createLogger(options: LoggerOptions): Logger {
       redact: { paths: REDACT_PATHS, censor: '[Redacted]' },
       base: undefined,
     },
-    options.destination,
+    options.destination ?? pino.destination({ dest: 1, sync: false }),
   );
+}
+
+/**
+ * The logger of the per-request access line: the same level and destination, without redaction. Evaluating the
+ * ~140 redaction paths (most of them wildcards) on every access line cost 200–400 µs per request in the
+ * bench:live profile, and that line only ever carries fixed, secret-free fields (request id, method, path without
+ * the query string, status, duration, user id). Log nothing else through it.
+ */
+export function createAccessLogger(logger: Logger): Logger {
+  return logger.child({}, { redact: [] });
 }

@@ -2,13 +2,14 @@
 // response and logs one line per request with it. Headers and bodies are not logged (they carry credentials).
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
-import type { Logger } from '../logger';
+import { createAccessLogger, type Logger } from '../logger';
 import type { AppState } from './context';
 
 const SANE_REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 /** Request id + access log. */
 export function requestContext(logger: Logger): Middleware<AppState> {
+  const accessLog = createAccessLogger(logger);
   return async (ctx, next) => {
     const incoming = ctx.get('x-request-id');
     const requestId = SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -19,7 +20,7 @@ export function requestContext(logger: Logger): Middleware<AppState> {
       await next();
     } finally {
       const level = ctx.status >= 500 ? 'error' : 'info';
-      logger[level](
+      accessLog[level](
         {
           requestId,
           method: ctx.method,
