@@ -27,6 +27,7 @@ import * as signals from './20260701003200_signals';
 import * as trades from './20260701003300_trades';
 import * as orders from './20260701003400_orders';
 import * as orderEvents from './20260701003500_order_events';
+import * as tradesTotalsIndex from './20261123000100_trades_totals_index';
 
 export interface NamedMigration {
   readonly name: string;
@@ -59,6 +60,7 @@ export const migrations: readonly NamedMigration[] = [
   { name: '20260701003300_trades', ...trades },
   { name: '20260701003400_orders', ...orders },
   { name: '20260701003500_order_events', ...orderEvents },
+  { name: '20261123000100_trades_totals_index', ...tradesTotalsIndex },
 ];
 
 /** A Knex `MigrationSource` over the static list above. */

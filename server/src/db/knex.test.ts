@@ -1,12 +1,16 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openTestDatabase, testDialects, type TestDatabase } from './testing';
 import {
+  cacheStatements,
   checkDatabase,
   closeDatabase,
   isPostgresUrl,
   openDatabase,
+  selectRows,
   SQLITE_FILE_NAME,
   type Database,
 } from './knex';
@@ -51,5 +55,61 @@ describe('isPostgresUrl', () => {
     expect(isPostgresUrl('sqlite:///tmp/x')).toBe(false);
     expect(isPostgresUrl('')).toBe(false);
     expect(isPostgresUrl(undefined)).toBe(false);
+  });
+});
+
+describe('cacheStatements', () => {
+  it('hands out one statement per SQL text and evicts the least recently used past the size', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'op-knex-'));
+    const conn = new BetterSqlite3(join(dir, 'cache.sqlite3'));
+    try {
+      cacheStatements(conn, 2);
+      const a = conn.prepare('select 1 as v');
+      expect(conn.prepare('select 1 as v')).toBe(a);
+      const b = conn.prepare('select 2 as v');
+      expect(conn.prepare('select 1 as v')).toBe(a); // a is now the most recent
+      conn.prepare('select 3 as v'); // evicts b
+      expect(conn.prepare('select 1 as v')).toBe(a);
+      expect(conn.prepare('select 2 as v')).not.toBe(b);
+      expect(conn.prepare('select 2 as v').get()).toEqual({ v: 2 });
+      // A failed prepare is not cached: it fails again, and a good text still works afterwards.
+      expect(() => conn.prepare('select nonsense from nowhere')).toThrow();
+      expect(() => conn.prepare('select nonsense from nowhere')).toThrow();
+    } finally {
+      conn.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.each(testDialects())('selectRows (%s)', (dialect) => {
+  let t: TestDatabase;
+  afterEach(async () => {
+    await t.cleanup();
+  });
+
+  it('returns rows as objects, sees committed writes, and inside a transaction sees its own', async () => {
+    t = await openTestDatabase(dialect, { migrate: false });
+    const { knex } = t.db;
+    await knex.schema.createTable('things', (table) => {
+      table.integer('id').primary();
+      table.string('name');
+    });
+    await knex('things').insert({ id: 1, name: 'one' });
+    const sql = 'select "id", "name" from "things" where "id" >= ? order by "id"';
+    expect(await selectRows(knex, sql, [1])).toEqual([{ id: 1, name: 'one' }]);
+
+    await knex.transaction(async (trx) => {
+      await trx('things').insert({ id: 2, name: 'two' });
+      expect(await selectRows(trx, sql, [1])).toEqual([
+        { id: 1, name: 'one' },
+        { id: 2, name: 'two' },
+      ]);
+      // Outside the transaction its uncommitted row is invisible (SQLite: answered by the read-only connection
+      // without waiting for the writer the transaction holds).
+      expect(await selectRows(knex, sql, [1])).toEqual([{ id: 1, name: 'one' }]);
+    });
+    expect(await selectRows(knex, sql, [2])).toEqual([{ id: 2, name: 'two' }]);
+    await expect(selectRows(knex, 'select * from "missing_table"', [])).rejects.toThrow(/missing_table/);
   });
 });

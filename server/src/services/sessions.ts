@@ -7,7 +7,6 @@ import { AppError } from '../errors';
 import {
   createSession,
   findActiveSession,
-  findUserById,
   touchUserActivity,
   type Db,
   type SessionRow,
@@ -64,10 +63,10 @@ export async function authenticateToken(props: {
   const claims = await deps.tokens.verify(token);
   if (!claims) throw new AppError('unauthenticated', { message: 'Your sign-in is invalid or has expired.' });
   const now = deps.clock.now();
-  const session = await findActiveSession(deps.db.knex, claims.sessionId, now);
-  if (!session || session.user_id !== claims.userId) throw new AppError('session_expired');
-  const user = await findUserById(deps.db.knex, claims.userId);
-  if (!user || user.disabled_at !== null) throw new AppError('session_expired');
+  const found = await findActiveSession(deps.db.knex, claims.sessionId, now);
+  if (!found || found.session.user_id !== claims.userId) throw new AppError('session_expired');
+  const { session, user } = found;
+  if (user.disabled_at !== null) throw new AppError('session_expired');
   if (user.last_active_at === null || now - user.last_active_at >= ACTIVITY_WRITE_INTERVAL_MS) {
     await touchUserActivity(deps.db.knex, user.id, now);
     user.last_active_at = now;

@@ -66,6 +66,7 @@ import {
   markSignalExecuted,
   markSignalSkipped,
   tradeStats,
+  userTradeTotals,
   updateOrderByClientId,
   updateTrade,
   type Database,
@@ -366,10 +367,7 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
 
   async function statsFor(userId: number): Promise<UserStatsDto> {
     const now = engineNow();
-    const [all, today] = await Promise.all([
-      tradeStats(knex, { userId }),
-      tradeStats(knex, { userId, since: istMidnightOf(now) }),
-    ]);
+    const { all, today } = await userTradeTotals(knex, userId, istMidnightOf(now));
     return presentStats({
       todayPnlPaise: today.pnlPaise + unrealisedPnlPaise(userId),
       totalPnlPaise: all.pnlPaise,

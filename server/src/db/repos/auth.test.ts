@@ -169,7 +169,13 @@ describe.each(testDialects())('auth repositories on %s', (dialect) => {
         );
       await createSession(db(), { id: `old-${user.id}`, user_id: user.id, expires_at: now - 1 }, now - 10);
 
-      expect((await findActiveSession(db(), `jti-a-${user.id}`, now))?.user_id).toBe(user.id);
+      const found = await findActiveSession(db(), `jti-a-${user.id}`, now);
+      expect(found?.session).toMatchObject({
+        id: `jti-a-${user.id}`,
+        user_id: user.id,
+        expires_at: now + 60_000,
+      });
+      expect(found?.user).toMatchObject({ id: user.id, is_admin: false, created_at: user.created_at });
       expect(await findActiveSession(db(), `jti-a-${user.id}`, now + 60_000)).toBeUndefined();
       expect(await findActiveSession(db(), `old-${user.id}`, now)).toBeUndefined();
 

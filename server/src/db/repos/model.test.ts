@@ -42,7 +42,15 @@ import { getBankDetails, getUpiSettings, saveBankDetails, saveUpiSettings } from
 import { adminControlValues, setAdminControl } from './adminControls';
 import { insertStrategy, listStrategies, updateStrategy } from './strategies';
 import { insertSignal, listSignals, markSignalExecuted, type NewSignal } from './signals';
-import { closeTrade, insertTrade, listOpenTrades, listTrades, tradeStats, type NewTrade } from './trades';
+import {
+  closeTrade,
+  insertTrade,
+  listOpenTrades,
+  listTrades,
+  tradeStats,
+  userTradeTotals,
+  type NewTrade,
+} from './trades';
 import {
   appendOrderEvent,
   findOrderByIntentKey,
@@ -596,6 +604,23 @@ describe.each(testDialects())('data model on %s', (dialect) => {
         closedTrades: 1,
         wins: 0,
         pnlPaise: -130_000,
+      });
+      // The one-query totals agree with the two separate aggregates at every day boundary, and count no one else.
+      for (const dayStart of [0, 2_600_000, 2_700_000, 2_700_001]) {
+        expect(await userTradeTotals(db(), user.id, dayStart)).toEqual({
+          all: await tradeStats(db(), { userId: user.id }),
+          today: await tradeStats(db(), { userId: user.id, since: dayStart }),
+        });
+      }
+      expect((await userTradeTotals(db(), user.id, 2_700_001)).today).toEqual({
+        closedTrades: 0,
+        wins: 0,
+        pnlPaise: 0,
+      });
+      const nobody = await newUser(db());
+      expect(await userTradeTotals(db(), nobody.id, 0)).toEqual({
+        all: { closedTrades: 0, wins: 0, pnlPaise: 0 },
+        today: { closedTrades: 0, wins: 0, pnlPaise: 0 },
       });
       expect((await listTrades(db(), { userId: user.id })).map((x) => x.id)).toEqual([loser.id, trade.id]);
       expect(await listOpenTrades(db(), user.id)).toEqual([]);

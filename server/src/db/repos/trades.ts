@@ -1,4 +1,4 @@
-import type { Db } from '../knex';
+import { selectRows, type Db } from '../knex';
 import { countOf, rowMapper, toNumber } from '../normalise';
 import type { TradeRow, TradeStatusValue } from '../rows';
 
@@ -122,4 +122,33 @@ export async function tradeStats(
   if (filter.since !== undefined) query.where('closed_at', '>=', filter.since);
   const [row] = (await query) as Array<Record<string, unknown>>;
   return { closedTrades: countOf(row), wins: toNumber(row?.wins), pnlPaise: toNumber(row?.pnl) };
+}
+
+// Hand-written (see selectRows): every stats poll and user:stats push runs it.
+const USER_TRADE_TOTALS_SQL = `select count(*) as "n",
+    sum(case when "pnl_paise" > 0 then 1 else 0 end) as "wins",
+    sum("pnl_paise") as "pnl",
+    sum(case when "closed_at" >= ? then 1 else 0 end) as "today_n",
+    sum(case when "closed_at" >= ? and "pnl_paise" > 0 then 1 else 0 end) as "today_wins",
+    sum(case when "closed_at" >= ? then "pnl_paise" else 0 end) as "today_pnl"
+  from "trades" where "user_id" = ? and "status" = 'closed'`;
+
+/**
+ * One user's closed-trade totals, all time and since `dayStart` (the IST midnight), in one query — the dashboard
+ * asks for both on every stats poll. Served from the covering index trades(user_id, status, closed_at, pnl_paise).
+ */
+export async function userTradeTotals(
+  db: Db,
+  userId: number,
+  dayStart: number,
+): Promise<{ all: TradeStats; today: TradeStats }> {
+  const [row] = await selectRows(db, USER_TRADE_TOTALS_SQL, [dayStart, dayStart, dayStart, userId]);
+  return {
+    all: { closedTrades: countOf(row), wins: toNumber(row?.wins), pnlPaise: toNumber(row?.pnl) },
+    today: {
+      closedTrades: toNumber(row?.today_n),
+      wins: toNumber(row?.today_wins),
+      pnlPaise: toNumber(row?.today_pnl),
+    },
+  };
 }

@@ -2,7 +2,7 @@ import type { Db } from '../knex';
 import { countOf, rowMapper } from '../normalise';
 import type { SubscriptionStatus, UserRow } from '../rows';
 
-const toUser = rowMapper<UserRow>(['is_admin']);
+export const toUser = rowMapper<UserRow>(['is_admin']);
 
 export interface NewUser {
   email: string;

@@ -2,7 +2,7 @@
 // format is `presentStats`, the same the `user:stats` event uses.
 import { istMidnightOf } from '@optionpilot/engine';
 import type { UserStatsDto } from '../../contract';
-import { tradeStats, type Db } from '../../db';
+import { userTradeTotals, type Db } from '../../db';
 import { presentStats } from '../../presenters/stats';
 import type { TradingHooks } from './tradingHooks';
 
@@ -17,9 +17,8 @@ export async function userStats(props: {
   hooks: Pick<TradingHooks, 'unrealisedPnlPaise'>;
 }): Promise<UserStatsDto> {
   const { db, userId, now, hooks } = props;
-  const [all, today, unrealised] = await Promise.all([
-    tradeStats(db, { userId }),
-    tradeStats(db, { userId, since: istMidnightOf(now) }),
+  const [{ all, today }, unrealised] = await Promise.all([
+    userTradeTotals(db, userId, istMidnightOf(now)),
     hooks.unrealisedPnlPaise ? hooks.unrealisedPnlPaise(userId) : 0,
   ]);
   return presentStats({
