@@ -1,7 +1,7 @@
 // Attempt budgets on top of a RateLimiter. A budget is checked before the work and charged for each attempt
 // (or only failed ones, for logins), so an attacker cannot keep guessing passwords or spraying reset mails.
 import { AppError } from '../errors';
-import type { RateLimiter } from './rateLimiter';
+import type { RateLimiter, RateLimitState } from './rateLimiter';
 
 export interface Budget {
   /** key prefix, e.g. `login:ip` */
@@ -20,6 +20,8 @@ export const BUDGETS = {
   resetAttemptPerIp: { name: 'reset:ip', limit: 20, windowMs: 15 * MINUTE },
   /** wrong current passwords on change-password, per account: a stolen token must not become a password oracle */
   passwordChangePerAccount: { name: 'password-change:account', limit: 10, windowMs: 15 * MINUTE },
+  /** `sync:request` messages per socket: a client asks once per (re)connect; each answer runs database reads */
+  syncPerSocket: { name: 'sync:socket', limit: 20, windowMs: MINUTE },
 } as const satisfies Record<string, Budget>;
 
 const keyOf = (budget: Budget, subject: string) => `${budget.name}:${subject}`;
@@ -39,12 +41,17 @@ export async function assertWithinBudgets(
   }
 }
 
+/** Charges one attempt to a budget; the state says how much of it is used, this attempt included. */
+export function chargeBudget(limiter: RateLimiter, budget: Budget, subject: string): Promise<RateLimitState> {
+  return limiter.hit(keyOf(budget, subject), budget.windowMs);
+}
+
 /** Charges one attempt to each budget. */
 export async function chargeBudgets(
   limiter: RateLimiter,
   checks: ReadonlyArray<readonly [Budget, string]>,
 ): Promise<void> {
-  for (const [budget, subject] of checks) await limiter.hit(keyOf(budget, subject), budget.windowMs);
+  for (const [budget, subject] of checks) await chargeBudget(limiter, budget, subject);
 }
 
 /** Clears a budget (e.g. an account's failed-login count after a successful login). */

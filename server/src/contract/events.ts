@@ -24,7 +24,10 @@ export interface ServerToClientEvents {
   'admin:log': (log: LogDto) => void;
   'admin:trade': (trade: AdminTradeDto) => void;
   'admin:control': (control: AdminControlDto) => void;
-  /** sent just before the server disconnects a socket whose session ended (logout, password change) */
+  /**
+   * sent just before the server disconnects a socket whose session ended: `logout`, `password_changed`, … or
+   * `expired` when the session's token expires while the socket is connected
+   */
   'session:revoked': (info: { reason: string }) => void;
 }
 
@@ -40,6 +43,8 @@ export interface SocketData {
   userId: number;
   isAdmin: boolean;
   sessionId: string;
+  /** epoch ms: the session's expiry; the server disconnects the socket then */
+  expiresAt: number;
 }
 
 export const ROOMS = {

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, MarketTickDto, ServerToClientEvents } from '../contract';
+import { createSession } from '../db';
 import { registration, startTestServer, type TestServer } from '../testing/server';
 
 type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -163,6 +164,56 @@ describe('realtime gateway', () => {
     realtime.syncHandler = registered;
     // The connection survives bad input.
     expect(user.connected).toBe(true);
+  });
+
+  it('tells a socket its session expired and disconnects it at the expiry, not before', async () => {
+    // A session with 300 ms left (JWT_TTL's minimum is a minute): its row and token made the way login makes
+    // them. The JWT's `exp` has whole seconds, so the session ends on a second boundary.
+    const expiresAt = Math.ceil(t.clock.now() / 1000) * 1000 + 1000;
+    t.clock.set(expiresAt - 300);
+    const sessionId = `short-${userId}`;
+    await createSession(t.server.deps.db.knex, { id: sessionId, user_id: userId, expires_at: expiresAt });
+    const token = await t.server.deps.tokens.sign({ userId, sessionId, expiresAt });
+    const socket = open(token);
+    let revokedAt = 0;
+    const revoked = new Promise<{ reason: string }>((resolve) =>
+      socket.once('session:revoked', (info) => {
+        revokedAt = t.clock.now();
+        resolve(info);
+      }),
+    );
+    const gone = new Promise<string>((resolve) => socket.once('disconnect', (reason) => resolve(reason)));
+    await connected(socket);
+    // The timer fires after the session's remaining 300 ms of real time, but the server's (manual) clock has not
+    // moved: the session is still live, so the socket stays and the timer re-arms.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(socket.connected).toBe(true);
+    t.clock.advance(300);
+    expect(await revoked).toEqual({ reason: 'expired' });
+    expect(await gone).toBe('io server disconnect');
+    expect(revokedAt).toBeGreaterThanOrEqual(expiresAt);
+    const stillHere = open(userToken);
+    await connected(stillHere);
+    expect(stillHere.connected).toBe(true);
+  });
+
+  it('budgets sync requests per socket and answers the excess with rate_limited', async () => {
+    const socket = open(userToken);
+    await connected(socket);
+    const answers = [];
+    for (let i = 0; i < 22; i++) answers.push(await socket.emitWithAck('sync:request', { topics: ['bot'] }));
+    expect(answers.slice(0, 20).every((a) => a.ok)).toBe(true);
+    expect(answers.slice(20)).toEqual([
+      expect.objectContaining({ ok: false, error: 'rate_limited' }),
+      expect.objectContaining({ ok: false, error: 'rate_limited' }),
+    ]);
+    // Another socket of the same user has its own budget, and the window reopens after a minute.
+    const other = open(userToken);
+    await connected(other);
+    expect(await other.emitWithAck('sync:request', { topics: ['bot'] })).toEqual({ ok: true });
+    t.clock.advance(60_001);
+    expect(await socket.emitWithAck('sync:request', { topics: ['bot'] })).toEqual({ ok: true });
+    expect(socket.connected).toBe(true);
   });
 
   it('disconnects the socket of a session when it logs out, telling it why', async () => {
