@@ -46,6 +46,8 @@ describe('loadConfig', () => {
     ['TRUST_PROXY', 'maybe'],
     ['RAZORPAY_KEY_ID', 'key'],
     ['ADMIN_EMAIL', 'nope'],
+    ['REGISTER_LIMIT_PER_IP', '-1'],
+    ['REGISTER_LIMIT_PER_IP', '2.5'],
   ])('stops on an invalid %s (%s) with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}: `));

@@ -94,6 +94,13 @@ export const envSchema = z.object({
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
     })
     .default('info'),
+  /** Sign-ups accepted from one IP address per hour (each costs an Argon2id hash); 0 = no limit. */
+  REGISTER_LIMIT_PER_IP: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(0, 'must be between 0 and 100000')
+    .max(100_000, 'must be between 0 and 100000')
+    .default(20),
   /** Lifetime of a sign-in (JWT `exp` and the session row). Short by design: the token sits in localStorage. */
   JWT_TTL: duration('12h', 60_000, 30 * 86_400_000),
   /** HS256 signing key: 32 random bytes as base64 (`openssl rand -base64 32`). Unset: generated once into DATA_DIR/secrets/jwt.key (0600). */
@@ -164,6 +171,8 @@ export interface Config {
   trustProxy: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   jwtTtlMs: number;
+  /** sign-ups per IP address per hour; 0 = unlimited */
+  registerLimitPerIp: number;
   jwtSecret: string | undefined;
   encryptionKey: string | undefined;
   adminEmail: string | undefined;
@@ -211,6 +220,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     jwtTtlMs: e.JWT_TTL,
+    registerLimitPerIp: e.REGISTER_LIMIT_PER_IP,
     jwtSecret: e.JWT_SECRET,
     encryptionKey: e.ENCRYPTION_KEY,
     adminEmail: e.ADMIN_EMAIL,

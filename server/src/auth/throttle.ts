@@ -24,6 +24,11 @@ export const BUDGETS = {
   syncPerSocket: { name: 'sync:socket', limit: 20, windowMs: MINUTE },
 } as const satisfies Record<string, Budget>;
 
+/** Sign-ups per IP address per hour (REGISTER_LIMIT_PER_IP): every attempt costs an Argon2id hash. */
+export function registerPerIp(limit: number): Budget {
+  return { name: 'register:ip', limit, windowMs: 60 * MINUTE };
+}
+
 const keyOf = (budget: Budget, subject: string) => `${budget.name}:${subject}`;
 
 /** Throws 429 (with Retry-After) when any of the budgets is already used up. */

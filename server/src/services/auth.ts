@@ -13,7 +13,7 @@ import {
   updateUser,
   type UserRow,
 } from '../db';
-import { BUDGETS, assertWithinBudgets, chargeBudgets, clearBudget } from '../auth/throttle';
+import { BUDGETS, assertWithinBudgets, chargeBudgets, clearBudget, registerPerIp } from '../auth/throttle';
 import { announceAudit, recordAudit } from './audit';
 import { openSession, signSession, type Authenticated } from './sessions';
 import { createUser } from './users';
@@ -30,6 +30,13 @@ export async function register(props: {
   meta: RequestMeta;
 }): Promise<SignedIn> {
   const { deps, input, meta } = props;
+  // Checked and charged before the (deliberately slow) hash, for every attempt: a script cannot use sign-up
+  // to burn the server's CPU or fill the users table.
+  if (deps.config.registerLimitPerIp > 0) {
+    const budgets = [[registerPerIp(deps.config.registerLimitPerIp), meta.ip]] as const;
+    await assertWithinBudgets(deps.limiter, budgets);
+    await chargeBudgets(deps.limiter, budgets);
+  }
   const passwordHash = await deps.passwords.hash(input.password);
   const now = deps.clock.now();
   try {

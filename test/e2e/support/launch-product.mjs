@@ -8,7 +8,7 @@
 //
 // Environment (all optional): PORT (3917), DATA_DIR (default: a new temporary directory, removed on exit),
 // SIM_SPEED (300: a one-minute candle closes every 0.2 s), SIM_SEED (20240601), SIM_SESSION (always),
-// LOG_LEVEL (warn). Payment, mail and database settings are cleared so the product runs in its test modes.
+// LOG_LEVEL (warn), REGISTER_LIMIT_PER_IP (0 = off). Payment, mail and database settings are cleared so the product runs in its test modes.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,6 +39,8 @@ const env = {
   SIM_SESSION: process.env.SIM_SESSION || 'always',
   FEED: 'sim',
   LOG_LEVEL: process.env.LOG_LEVEL || 'warn',
+  // Every browser test is a new visitor signing up from 127.0.0.1; the per-IP sign-up limit is tested in Vitest.
+  REGISTER_LIMIT_PER_IP: process.env.REGISTER_LIMIT_PER_IP || '0',
 };
 // Test modes: reset links come back in the API response, payments are signed by the server's test secret, and the
 // database is SQLite inside DATA_DIR. A developer's shell settings must not leak into the run.

@@ -405,3 +405,30 @@ describe('change-password guessing', () => {
     expect(res.json).toMatchObject({ error: 'validation_failed', field: 'currentPassword' });
   });
 });
+
+describe('sign-up limit per IP address (REGISTER_LIMIT_PER_IP)', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ env: { REGISTER_LIMIT_PER_IP: '2' } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('answers 429 with Retry-After past the limit, creates nothing, and counts failed attempts too', async () => {
+    expect((await t.request('POST', '/api/auth/register', { body: registration('lim1') })).status).toBe(201);
+    // A refused attempt (duplicate e-mail) still spent a hash, so it counts.
+    expect((await t.request('POST', '/api/auth/register', { body: registration('lim1') })).status).toBe(409);
+    const refused = await t.request('POST', '/api/auth/register', { body: registration('lim2') });
+    expect(refused.status).toBe(429);
+    expect(refused.json).toMatchObject({ error: 'rate_limited' });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    const login = await t.request('POST', '/api/auth/login', {
+      body: { email: 'ashalim2@example.com', password: 'Secret123' },
+    });
+    expect(login.status).toBe(401); // the refused sign-up created no account
+
+    t.clock.advance(60 * 60_000);
+    expect((await t.request('POST', '/api/auth/register', { body: registration('lim2') })).status).toBe(201);
+  });
+});
