@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { take, toArray } from 'rxjs';
+import { take, toArray, type SchedulerLike } from 'rxjs';
 import type { Quote, Tick } from '../core/types';
 import { alwaysOpenCalendar } from '../calendar/alwaysOpenCalendar';
 import { istDateTime } from '../calendar/ist';
@@ -31,6 +31,23 @@ describe('createSimulatedFeed', () => {
     const ticks = run(7, 5);
     expect(ticks.map((t) => t.time - OPEN)).toEqual([0, 1_000, 2_000, 3_000, 4_000]);
     expect(ticks.every((t) => t.volume === 0)).toBe(true);
+  });
+
+  it('keeps to a one-second grid when every timer fires late, instead of drifting by the lateness', () => {
+    const clock = createVirtualClock(OPEN);
+    const LAG = 30; // each timer fires 30 ms after it was asked to, like a busy real clock
+    const late: SchedulerLike = {
+      now: () => clock.scheduler.now(),
+      schedule: (work, delay = 0, state) => clock.scheduler.schedule(work, delay + LAG, state),
+    };
+    const feed = createSimulatedFeed({ seed: 3, scheduler: late, calendar: alwaysOpenCalendar });
+    const ticks: Tick[] = [];
+    feed.ticks$.pipe(take(6)).subscribe({ next: (t) => ticks.push(t), complete: () => feed.stop() });
+    feed.start();
+    clock.flush();
+    const times = ticks.map((t) => t.time - OPEN);
+    expect(times[1]! - times[0]!).toBe(1_000 + LAG); // the first late step starts the grid
+    for (let i = 2; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBe(1_000);
   });
 
   it('starts between 24,000 and 26,000 unless told otherwise', () => {
