@@ -111,5 +111,7 @@ describe.each(testDialects())('selectRows (%s)', (dialect) => {
     });
     expect(await selectRows(knex, sql, [2])).toEqual([{ id: 2, name: 'two' }]);
     await expect(selectRows(knex, 'select * from "missing_table"', [])).rejects.toThrow(/missing_table/);
+    await closeDatabase(t.db);
+    await expect(selectRows(knex, sql, [1])).rejects.toThrow();
   });
 });

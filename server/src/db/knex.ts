@@ -84,7 +84,9 @@ const sqliteReaders = new WeakMap<Knex, SqliteReader>();
 
 function createSqliteReader(filename: string): SqliteReader {
   let conn: BetterSqlite3.Database | undefined;
+  let closed = false;
   const open = () => {
+    if (closed) throw new Error('The database is closed.');
     const opened = new BetterSqlite3(filename, { readonly: true, fileMustExist: true });
     opened.pragma('busy_timeout = 5000');
     cacheStatements(opened);
@@ -96,6 +98,7 @@ function createSqliteReader(filename: string): SqliteReader {
       return conn.prepare(sql).all(bindings) as Record<string, unknown>[];
     },
     close() {
+      closed = true;
       conn?.close();
       conn = undefined;
     },
