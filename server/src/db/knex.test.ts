@@ -45,6 +45,8 @@ describe('openDatabase (SQLite)', () => {
     await closeDatabase(closed);
     const health = await checkDatabase(closed);
     expect(health.status).toBe('down');
+    expect(health.detail).toBe('sqlite: not answering');
+    expect(health.cause).toMatch(/\w/); // the driver's reason, for the log
   });
 });
 

@@ -184,7 +184,10 @@ export async function closeDatabase(db: Database): Promise<void> {
 
 export interface DatabaseHealth {
   status: SubsystemStatus;
+  /** public: the dialect and whether it answers; never the driver's message (hosts, ports, user names) */
   detail?: string;
+  /** the driver's message when the check failed, for the server log only */
+  cause?: string;
 }
 
 /** A round trip to the database for the health endpoint; never throws. */
@@ -197,7 +200,11 @@ export async function checkDatabase(db: Database, timeoutMs = 2000): Promise<Dat
     await Promise.race([db.knex.raw('select 1 as ok'), timeout]);
     return { status: 'ok', detail: db.dialect };
   } catch (err) {
-    return { status: 'down', detail: `${db.dialect}: ${err instanceof Error ? err.message : String(err)}` };
+    return {
+      status: 'down',
+      detail: `${db.dialect}: not answering`,
+      cause: err instanceof Error ? err.message : String(err),
+    };
   } finally {
     if (timer) clearTimeout(timer);
   }

@@ -42,7 +42,12 @@ describe('GET /api/health', () => {
       const res = await other.request('GET', '/api/health');
       expect(res.status).toBe(503);
       expect(res.json.status).toBe('down');
-      expect((res.json.subsystems as Record<string, { status: string }>).database?.status).toBe('down');
+      expect((res.json.subsystems as Record<string, { status: string }>).database).toEqual({
+        status: 'down',
+        detail: 'sqlite: not answering',
+      });
+      // The driver's reason is logged, not published.
+      expect(other.logs.join('')).toContain('database health check failed');
     } finally {
       await other.close();
     }
