@@ -47,11 +47,15 @@ function broadcast(): void {
   io.to('market').emit('market:tick', tick);
 }
 
-// Scheduled like the product's simulated feed: a fresh timeout after each tick (not setInterval), so when the
-// machine is busy both servers slow down the same way and send the same number of ticks.
+// Scheduled like the product's simulated feed (engine/src/feeds/simulatedFeed.ts): each timeout aims at the next
+// instant of a fixed grid, so late timers do not accumulate; more than a whole interval late starts a new grid. Both
+// servers then send the same number of ticks however busy the machine is.
+let due = Date.now() + intervalMs;
 let timer = setTimeout(function tickLoop() {
   broadcast();
-  timer = setTimeout(tickLoop, intervalMs);
+  const now = Date.now();
+  due = Math.abs(now - due) < intervalMs ? due + intervalMs : now + intervalMs;
+  timer = setTimeout(tickLoop, due - now);
 }, intervalMs);
 
 const shutdown = () => {
