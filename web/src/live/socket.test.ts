@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { io } from 'socket.io-client';
+import { SESSION_EXPIRED_EVENT } from '../api/client';
 import { browser } from '../lib/browser';
 import { useSessionStore } from '../stores/session';
 import { createLiveSocket, endRevokedSession } from './socket';
@@ -27,9 +28,23 @@ describe('live socket', () => {
     const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
     window.localStorage.setItem('token', 'jwt');
     useSessionStore.setState({ token: 'jwt', status: 'user' });
-    endRevokedSession();
+    endRevokedSession('logout');
     expect(window.localStorage.getItem('token')).toBeNull();
     expect(useSessionStore.getState().status).toBe('anonymous');
     expect(assign).toHaveBeenCalledWith('/');
+  });
+
+  it('an expired session is announced like a REST 401 (the root layout toasts and leaves)', () => {
+    const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
+    const seen: unknown[] = [];
+    const listener = (event: Event) => seen.push((event as CustomEvent).detail);
+    window.addEventListener(SESSION_EXPIRED_EVENT, listener);
+    try {
+      endRevokedSession('expired');
+    } finally {
+      window.removeEventListener(SESSION_EXPIRED_EVENT, listener);
+    }
+    expect(seen).toEqual([{ message: 'Your sign-in has expired. Please sign in again.' }]);
+    expect(assign).not.toHaveBeenCalled();
   });
 });

@@ -2,6 +2,7 @@
 // The JWT travels in the handshake's `auth`, never in the URL, so it stays out of proxy and access logs.
 import { io, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, ServerToClientEvents } from '@optionpilot/server/contract';
+import { SESSION_EXPIRED_EVENT, type SessionExpiredDetail } from '../api/client';
 import { browser } from '../lib/browser';
 import { readToken } from '../lib/tokenStorage';
 import { useSessionStore } from '../stores/session';
@@ -57,10 +58,17 @@ export function createLiveSocket(token: string): LiveSocketLike {
 }
 
 /**
- * What to do when the server says this session ended (logout elsewhere, password change): forget it locally and go
- * to the landing page. A full navigation also drops every store, so nothing of the old session survives.
+ * What to do when the server says this session ended. An expiry is handled like a REST 401 (RootLayout: the
+ * "Session expired" toast, back to `/`). Logout elsewhere or a password change: forget the session locally and
+ * go to the landing page with a full navigation, which also drops every store, so nothing of the old session
+ * survives.
  */
-export function endRevokedSession(): void {
+export function endRevokedSession(reason: string): void {
+  if (reason === 'expired') {
+    const detail: SessionExpiredDetail = { message: 'Your sign-in has expired. Please sign in again.' };
+    window.dispatchEvent(new CustomEvent(SESSION_EXPIRED_EVENT, { detail }));
+    return;
+  }
   useSessionStore.getState().clearSession();
   browser.assign('/');
 }
