@@ -18,9 +18,9 @@ export interface TokenService {
 }
 
 const ISSUER = 'optionpilot';
+const AUDIENCE = 'optionpilot-web';
 /** Tokens whose signature and claims were verified, kept so repeat requests skip the WebCrypto round trip. */
 export const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
-const AUDIENCE = 'optionpilot-web';
 
 /**
  * Creates the signer/verifier over a secret key of at least 32 bytes.
