@@ -38,7 +38,8 @@ describe('createSimulatedFeed', () => {
     const LAG = 30; // each timer fires 30 ms after it was asked to, like a busy real clock
     const late: SchedulerLike = {
       now: () => clock.scheduler.now(),
-      schedule: (work, delay = 0, state) => clock.scheduler.schedule(work, delay + LAG, state),
+      schedule: ((work: () => void, delay = 0) =>
+        clock.scheduler.schedule(work, delay + LAG)) as SchedulerLike['schedule'],
     };
     const feed = createSimulatedFeed({ seed: 3, scheduler: late, calendar: alwaysOpenCalendar });
     const ticks: Tick[] = [];
