@@ -5,7 +5,7 @@ import { resetLiveStore, useLiveStore } from '../../live/stores';
 import { sampleBot } from '../../live/testing';
 import { AlgoControlCard } from './AlgoControlCard';
 import { renderWithProviders } from '../../test/render';
-import { mockApi } from './testUtils';
+import { mockApi } from '../../test/http';
 
 const SETTINGS: TradingSettingsDto = { orderType: 'SLM', targetSetting: 40, tradeQuantity: 1, lotSize: 65 };
 

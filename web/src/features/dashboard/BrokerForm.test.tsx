@@ -5,7 +5,7 @@ import { useSessionStore } from '../../stores/session';
 import { BrokerForm, MISSING_BROKER_FIELDS } from './BrokerForm';
 import { makeUser } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
-import { mockApi } from './testUtils';
+import { mockApi } from '../../test/http';
 
 const USER = makeUser({
   email: 'asha@example.in',

@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import type { UserSettingsDto } from '@optionpilot/server/contract';
 import { SettingsTab } from './SettingsTab';
 import { renderWithProviders } from '../../test/render';
-import { mockApi } from './testUtils';
+import { mockApi } from '../../test/http';
 
 const DEFAULTS: UserSettingsDto = {
   autoTrading: true,

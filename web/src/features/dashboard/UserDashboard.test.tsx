@@ -9,7 +9,7 @@ import { useSessionStore } from '../../stores/session';
 import { useUiStore } from '../../stores/ui';
 import { makeUser } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
-import { mockApi } from './testUtils';
+import { mockApi } from '../../test/http';
 import { TEST_MODE_BANNER, UserDashboard } from './UserDashboard';
 
 // happy-dom has no canvas: the chart library is replaced; the app itself uses the real module.

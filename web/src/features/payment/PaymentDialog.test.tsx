@@ -7,7 +7,7 @@ import { useSessionStore } from '../../stores/session';
 import { useUiStore } from '../../stores/ui';
 import { makeUser } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
-import { mockApi } from '../dashboard/testUtils';
+import { mockApi } from '../../test/http';
 import { PaymentDialog } from './PaymentDialog';
 
 const ORDER: CreateOrderResponse = {

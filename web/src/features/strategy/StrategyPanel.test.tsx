@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen } from '@testing-library/react';
 import type { StrategyInfoDto } from '@optionpilot/server/contract';
 import { renderWithProviders } from '../../test/render';
-import { mockApi } from '../dashboard/testUtils';
+import { mockApi } from '../../test/http';
 import { STRATEGY_RISK_NOTE, StrategyPanel } from './StrategyPanel';
 
 const INFO: StrategyInfoDto = {
