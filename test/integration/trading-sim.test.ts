@@ -78,20 +78,8 @@ describe('trading loop on the simulated feed', () => {
       ids[name] = (res.json.user as { id: number }).id;
       tokens[name] = res.json.token as string;
     }
-    const active = { subscription_status: 'active' as const, subscription_end_at: t.clock.now() + 30 * DAY };
-    await updateUser(knex, ids.trader, active);
-    await updateUser(knex, ids.botOff, active);
-    await updateUser(knex, ids.autoOff, active);
-    for (const id of [ids.trader, ids.noSubscription, ids.autoOff]) {
-      await saveTradingSettings(knex, id, { bot_enabled: true, target_points: 15 });
-    }
-    await getUserSettings(knex, ids.autoOff);
-    await saveUserSettings(knex, ids.autoOff, { auto_trading: false });
-    // Smaller candle bodies and a 5-point stop: setups and exits within a few virtual minutes.
-    await setAdminControl(knex, 'minMovement', '1', null);
-    await setAdminControl(knex, 'stopLoss', '5', null);
-    await t.server.deps.trading.reloadControls();
-
+    // Listen first, then make the trader eligible: at SIM_SPEED 600 a trade can open within a few hundred ms,
+    // and an event sent before the socket connected would be missing from the checks below.
     const admin = await t.request('POST', '/api/init-admin');
     const adminLogin = await t.request('POST', '/api/auth/admin-login', {
       body: { email: admin.json.email, password: admin.json.password },
@@ -105,6 +93,19 @@ describe('trading loop on the simulated feed', () => {
     adminSocket.on('admin:signal', (event) => {
       checks.push(findSignal(knex, event.id).then((row) => signalEvents.push({ event, row })));
     });
+    const active = { subscription_status: 'active' as const, subscription_end_at: t.clock.now() + 30 * DAY };
+    await updateUser(knex, ids.trader, active);
+    await updateUser(knex, ids.botOff, active);
+    await updateUser(knex, ids.autoOff, active);
+    for (const id of [ids.trader, ids.noSubscription, ids.autoOff]) {
+      await saveTradingSettings(knex, id, { bot_enabled: true, target_points: 15 });
+    }
+    await getUserSettings(knex, ids.autoOff);
+    await saveUserSettings(knex, ids.autoOff, { auto_trading: false });
+    // Smaller candle bodies and a 5-point stop: setups and exits within a few virtual minutes.
+    await setAdminControl(knex, 'minMovement', '1', null);
+    await setAdminControl(knex, 'stopLoss', '5', null);
+    await t.server.deps.trading.reloadControls();
   });
 
   afterAll(async () => {
