@@ -51,14 +51,17 @@ export function toast(page: Page, text: string | RegExp): Locator {
 
 /**
  * Closes the visible toasts. Only one toast shows at a time and later ones wait in a queue (spec §9), so a spec
- * that triggers several messages in a row dismisses each one after checking it.
+ * that triggers several messages in a row dismisses each one after checking it. Closes the first toast until none
+ * is left: a list taken up front goes stale, since a toast on its way out is still in the DOM for its transition
+ * and closing one lets the next queued one in.
  */
 export async function dismissToasts(page: Page): Promise<void> {
   const roots = page.locator('.mantine-Notification-root');
-  for (const close of await roots.locator('.mantine-Notification-closeButton').all()) {
-    await close.click();
-  }
-  await expect(roots).toHaveCount(0);
+  await expect(async () => {
+    const close = roots.locator('.mantine-Notification-closeButton').first();
+    if ((await close.count()) > 0) await close.click({ timeout: 1_000 });
+    await expect(roots).toHaveCount(0, { timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
 }
 
 /**
