@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import knexFactory from 'knex';
+import knexFactory, { type Knex } from 'knex';
+import { afterAll, beforeAll } from 'vitest';
 import { closeDatabase, openDatabase, type Database, type Dialect } from './knex';
 import { migrateLatest } from './migrate';
 
@@ -61,5 +62,23 @@ export async function openTestDatabase(
       await dropSchema();
       rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * For a `describe.each(testDialects())` block: one migrated database of `dialect` for the whole block, cleaned up
+ * after it. Returns the block's Knex instance (call it inside tests: it exists once `beforeAll` has run).
+ */
+export function useTestDatabase(dialect: Dialect): () => Knex {
+  let t: TestDatabase | undefined;
+  beforeAll(async () => {
+    t = await openTestDatabase(dialect);
+  });
+  afterAll(async () => {
+    await t?.cleanup();
+  });
+  return () => {
+    if (!t) throw new Error('useTestDatabase: the database is opened in beforeAll');
+    return t.db.knex;
   };
 }

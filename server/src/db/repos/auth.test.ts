@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isCheckViolation, isForeignKeyViolation, isUniqueViolation } from '../errors';
-import { openTestDatabase, testDialects, type TestDatabase } from '../testing';
+import { testDialects, useTestDatabase } from '../testing';
 import {
   countAdmins,
   countUsers,
@@ -25,14 +25,7 @@ let seq = 0;
 const email = () => `User${++seq}@Example.COM`;
 
 describe.each(testDialects())('auth repositories on %s', (dialect) => {
-  let t: TestDatabase;
-  beforeAll(async () => {
-    t = await openTestDatabase(dialect);
-  });
-  afterAll(async () => {
-    await t.cleanup();
-  });
-  const db = () => t.db.knex;
+  const db = useTestDatabase(dialect);
 
   describe('users', () => {
     it('stores e-mail lowercase, finds it case-insensitively and normalises booleans and times', async () => {

@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isAppendOnlyViolation } from '../errors';
-import { openTestDatabase, testDialects, type TestDatabase } from '../testing';
+import { testDialects, useTestDatabase } from '../testing';
 import { appendLog, listLogs } from './logs';
 import { insertUser } from './users';
 
 describe.each(testDialects())('audit log on %s', (dialect) => {
-  let t: TestDatabase;
-  beforeAll(async () => {
-    t = await openTestDatabase(dialect);
-  });
-  afterAll(async () => {
-    await t.cleanup();
-  });
-  const db = () => t.db.knex;
+  const db = useTestDatabase(dialect);
 
   it('appends entries with JSON data and lists them newest first with filters', async () => {
     const user = await insertUser(db(), {

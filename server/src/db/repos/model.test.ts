@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isAppendOnlyViolation, isCheckViolation, isForeignKeyViolation, isUniqueViolation } from '../errors';
-import { openTestDatabase, testDialects, type TestDatabase } from '../testing';
+import { testDialects, useTestDatabase } from '../testing';
 import type { Db } from '../knex';
 import { insertUser } from './users';
 import {
@@ -67,14 +67,7 @@ const newUser = (db: Db) =>
   insertUser(db, { email: `m${++seq}@x.in`, first_name: 'M', last_name: `U${seq}`, password_hash: 'h' });
 
 describe.each(testDialects())('data model on %s', (dialect) => {
-  let t: TestDatabase;
-  beforeAll(async () => {
-    t = await openTestDatabase(dialect);
-  });
-  afterAll(async () => {
-    await t.cleanup();
-  });
-  const db = () => t.db.knex;
+  const db = useTestDatabase(dialect);
 
   describe('seeds', () => {
     it('has the three plans with only monthly active', async () => {
