@@ -4,15 +4,9 @@
 // that paper trades happen only for the eligible user, and that every row a socket event announces is already in
 // the database when the event arrives (persist first, then push).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { io as connect, type Socket } from 'socket.io-client';
-import type {
-  ClientToServerEvents,
-  MarketTickDto,
-  ServerToClientEvents,
-  SignalDto,
-  TradeDto,
-} from '@optionpilot/server/contract';
+import type { MarketTickDto, SignalDto, TradeDto } from '@optionpilot/server/contract';
 import { registration, startTestServer, type TestServer } from '@optionpilot/server/testing/server';
+import { connected, openSocket, type TestSocket } from '@optionpilot/server/testing/socket';
 import {
   findSignal,
   findTrade,
@@ -27,8 +21,6 @@ import {
   type TradeRow,
 } from '@optionpilot/server/db/index';
 
-type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
-
 const DAY = 86_400_000;
 
 async function waitFor(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 25_000) {
@@ -41,7 +33,7 @@ async function waitFor(what: string, condition: () => boolean | Promise<boolean>
 
 describe('trading loop on the simulated feed', () => {
   let t: TestServer;
-  const sockets: ClientSocket[] = [];
+  const sockets: TestSocket[] = [];
   const ids: Record<'trader' | 'noSubscription' | 'botOff' | 'autoOff', number> = {
     trader: 0,
     noSubscription: 0,
@@ -54,19 +46,10 @@ describe('trading loop on the simulated feed', () => {
   const ticks: MarketTickDto[] = [];
   let checks: Promise<unknown>[] = [];
 
-  const open = async (token: string): Promise<ClientSocket> => {
-    const socket: ClientSocket = connect(t.url, {
-      auth: { token },
-      transports: ['websocket'],
-      reconnection: false,
-      forceNew: true,
-    });
+  const open = (token: string): Promise<TestSocket> => {
+    const socket = openSocket(t.url, token);
     sockets.push(socket);
-    await new Promise<void>((resolve, reject) => {
-      socket.once('connect', () => resolve());
-      socket.once('connect_error', reject);
-    });
-    return socket;
+    return connected(socket);
   };
 
   beforeAll(async () => {

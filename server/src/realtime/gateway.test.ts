@@ -1,10 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { io as connect, type Socket } from 'socket.io-client';
-import type { ClientToServerEvents, MarketTickDto, ServerToClientEvents } from '../contract';
+import type { MarketTickDto, ServerToClientEvents } from '../contract';
 import { createSession } from '../db';
 import { registration, startTestServer, type TestServer } from '../testing/server';
-
-type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+import { connected, openSocket, type TestSocket } from '../testing/socket';
 
 const tick: MarketTickDto = {
   symbol: 'NIFTY 50',
@@ -20,32 +18,22 @@ const tick: MarketTickDto = {
 
 describe('realtime gateway', () => {
   let t: TestServer;
-  const sockets: ClientSocket[] = [];
+  const sockets: TestSocket[] = [];
   let userToken: string;
   let userId: number;
   let adminToken: string;
 
-  const open = (token?: string): ClientSocket => {
-    const socket: ClientSocket = connect(t.url, {
-      auth: token === undefined ? {} : { token },
-      transports: ['websocket'],
-      reconnection: false,
-      forceNew: true,
-    });
+  const open = (token?: string): TestSocket => {
+    const socket = openSocket(t.url, token);
     sockets.push(socket);
     return socket;
   };
-  const connected = (socket: ClientSocket) =>
-    new Promise<void>((resolve, reject) => {
-      socket.once('connect', () => resolve());
-      socket.once('connect_error', reject);
-    });
-  const refused = (socket: ClientSocket) =>
+  const refused = (socket: TestSocket) =>
     new Promise<string>((resolve, reject) => {
       socket.once('connect', () => reject(new Error('connected but should have been refused')));
       socket.once('connect_error', (err) => resolve(err.message));
     });
-  const next = <E extends keyof ServerToClientEvents>(socket: ClientSocket, event: E) =>
+  const next = <E extends keyof ServerToClientEvents>(socket: TestSocket, event: E) =>
     new Promise<Parameters<ServerToClientEvents[E]>[0]>((resolve) => {
       socket.once(event, ((payload: Parameters<ServerToClientEvents[E]>[0]) => resolve(payload)) as never);
     });

@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { io as connect, type Socket } from 'socket.io-client';
-import type { ClientToServerEvents, ServerToClientEvents } from '../../contract';
 import { createSecretBox, loadOrCreateKey } from '../../crypto';
 import {
   findBrokerAccountByUser,
@@ -12,6 +10,7 @@ import {
 } from '../../db';
 import { testDialects } from '../../db/testing';
 import { assertNoSecrets, registration, startTestServer, type TestServer } from '../../testing/server';
+import { connected, openSocket, type TestSocket } from '../../testing/socket';
 import { BROKER_SAVED_MESSAGE } from './router';
 
 // 11:30 IST on Tuesday 6 Jan 2026; "today" (IST) started at 18:30 UTC on 5 Jan.
@@ -37,8 +36,6 @@ const trade = (userId: number, overrides: Partial<NewTrade> = {}): NewTrade => (
   opened_at: NOW - HOUR,
   ...overrides,
 });
-
-type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 describe.each(testDialects())('user API (%s)', (dialect) => {
   let t: TestServer;
@@ -215,7 +212,7 @@ describe.each(testDialects())('user API (%s)', (dialect) => {
   });
 
   describe('bot switch and bot status', () => {
-    let sockets: ClientSocket[] = [];
+    let sockets: TestSocket[] = [];
     afterAll(() => {
       for (const s of sockets) s.disconnect();
       sockets = [];
@@ -240,17 +237,9 @@ describe.each(testDialects())('user API (%s)', (dialect) => {
         subscription_start_at: NOW,
         subscription_end_at: NOW + 30 * 24 * HOUR,
       });
-      const socket: ClientSocket = connect(t.url, {
-        auth: { token: user.token },
-        transports: ['websocket'],
-        reconnection: false,
-        forceNew: true,
-      });
+      const socket = openSocket(t.url, user.token);
       sockets.push(socket);
-      await new Promise<void>((resolve, reject) => {
-        socket.once('connect', () => resolve());
-        socket.once('connect_error', reject);
-      });
+      await connected(socket);
       const pushed = new Promise<unknown>((resolve) => socket.once('bot:status', resolve));
       const res = await t.request('PUT', '/api/user/bot', { token: user.token, body: { enabled: true } });
       expect(res.status).toBe(200);
@@ -272,19 +261,10 @@ describe.each(testDialects())('user API (%s)', (dialect) => {
     it("never pushes one user's bot:status to another socket, not even an admin's", async () => {
       // An admin's dashboard listens to `bot:status` as its own bot's state; another user's status (which carries
       // no user id) must not reach it through the admins room.
-      const open = async (token: string): Promise<ClientSocket> => {
-        const socket: ClientSocket = connect(t.url, {
-          auth: { token },
-          transports: ['websocket'],
-          reconnection: false,
-          forceNew: true,
-        });
+      const open = (token: string): Promise<TestSocket> => {
+        const socket = openSocket(t.url, token);
         sockets.push(socket);
-        await new Promise<void>((resolve, reject) => {
-          socket.once('connect', () => resolve());
-          socket.once('connect_error', reject);
-        });
-        return socket;
+        return connected(socket);
       };
       const init = await t.request('POST', '/api/init-admin');
       const adminLogin = await t.request('POST', '/api/auth/admin-login', {
