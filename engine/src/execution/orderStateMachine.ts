@@ -1,4 +1,11 @@
-import type { BrokerOrderStatus, Order, OrderAmendment, OrderState, OrderType } from './orderTypes';
+import {
+  ORDER_STATES,
+  type BrokerOrderStatus,
+  type Order,
+  type OrderAmendment,
+  type OrderState,
+  type OrderType,
+} from './orderTypes';
 
 /**
  * The order state machine (STYLE.md §13), as data.
@@ -131,6 +138,11 @@ export const ORDER_STATE_GRAPH: Readonly<Record<OrderState, readonly OrderState[
 
 /** States after which the order needs nothing more from the broker (a late fill may still be recorded). */
 export const TERMINAL_ORDER_STATES: readonly OrderState[] = ['FILLED', 'REJECTED', 'CANCELLED', 'EXPIRED'];
+
+/** States in which an order may still change at the broker (reconciled after a restart): all but the terminal. */
+export const OPEN_ORDER_STATES: readonly OrderState[] = ORDER_STATES.filter(
+  (state) => !TERMINAL_ORDER_STATES.includes(state),
+);
 
 /** `EVENT_TARGETS[event][state]`: where each event leads from each state; a missing entry is illegal. */
 export const EVENT_TARGETS: Readonly<Record<Exclude<OrderEventType, 'STATUS'>, StateTable>> = {

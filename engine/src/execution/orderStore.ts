@@ -1,3 +1,4 @@
+import { isTerminal } from './orderStateMachine';
 import type { Order } from './orderTypes';
 
 /**
@@ -27,16 +28,6 @@ export class DuplicateIntentError extends Error {
     this.name = 'DuplicateIntentError';
   }
 }
-
-const OPEN_STATES = new Set([
-  'INITIALIZED',
-  'SUBMITTED',
-  'ACCEPTED',
-  'PARTIALLY_FILLED',
-  'CANCEL_PENDING',
-  'MODIFY_PENDING',
-  'UNKNOWN',
-]);
 
 /** An `OrderStore` in memory, for tests and backtests. Keeps every version written, for assertions. */
 export class InMemoryOrderStore implements OrderStore {
@@ -70,7 +61,7 @@ export class InMemoryOrderStore implements OrderStore {
 
   async listOpen(accountId?: string): Promise<readonly Order[]> {
     return [...this.orders.values()].filter(
-      (order) => OPEN_STATES.has(order.state) && (accountId === undefined || order.accountId === accountId),
+      (order) => !isTerminal(order.state) && (accountId === undefined || order.accountId === accountId),
     );
   }
 

@@ -1,20 +1,10 @@
+import { OPEN_ORDER_STATES } from '@optionpilot/engine/execution/orderStateMachine';
 import type { Db } from '../knex';
 import { rowMapper } from '../normalise';
-import type { OrderEventRow, OrderRow, OrderStatusValue } from '../rows';
+import type { OrderEventRow, OrderRow } from '../rows';
 
 const toOrder = rowMapper<OrderRow>(['late_fill']);
 const toOrderEvent = rowMapper<OrderEventRow>();
-
-/** States in which an order may still change at the broker (reconciled after a restart). */
-export const OPEN_ORDER_STATUSES: readonly OrderStatusValue[] = [
-  'INITIALIZED',
-  'SUBMITTED',
-  'ACCEPTED',
-  'PARTIALLY_FILLED',
-  'CANCEL_PENDING',
-  'MODIFY_PENDING',
-  'UNKNOWN',
-];
 
 export type NewOrder = Omit<
   OrderRow,
@@ -74,7 +64,7 @@ export async function findOrderByIntentKey(db: Db, intentKey: string): Promise<O
 
 /** Orders not in a terminal state, oldest first. */
 export async function listOpenOrders(db: Db, userId?: number): Promise<OrderRow[]> {
-  const query = db('orders').whereIn('status', OPEN_ORDER_STATUSES);
+  const query = db('orders').whereIn('status', OPEN_ORDER_STATES);
   if (userId !== undefined) query.where({ user_id: userId });
   return (await query.orderBy('id')).map(toOrder);
 }
