@@ -87,7 +87,7 @@ export function createLogger(options: LoggerOptions): Logger {
 
 /**
  * The logger of the per-request access line: the same level and destination, without redaction. Evaluating the
- * ~140 redaction paths (most of them wildcards) on every access line cost 200–400 µs per request in the
+ * ~120 redaction paths (most of them wildcards) on every access line cost 200–400 µs per request in the
  * bench:live profile, and that line only ever carries fixed, secret-free fields (request id, method, path without
  * the query string, status, duration, user id). Log nothing else through it.
  */
