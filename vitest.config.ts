@@ -27,10 +27,27 @@ export default defineConfig({
         test: {
           name: 'cross',
           root: './test',
-          include: ['integration/**/*.test.ts', 'scripts/**/*.test.ts', 'load/**/*.test.ts'],
+          include: [
+            'integration/**/*.test.ts',
+            'scripts/**/*.test.ts',
+            'load/**/*.test.ts',
+            'brokers/**/*.test.ts',
+            'security/**/*.test.ts',
+          ],
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          // Crash trials and the contention run start the real server as a child process, many times.
+          name: 'faults',
+          root: './test',
+          include: ['faults/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 600_000,
+          hookTimeout: 600_000,
         },
       },
       {

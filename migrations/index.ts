@@ -28,6 +28,12 @@ import * as trades from './20260701003300_trades';
 import * as orders from './20260701003400_orders';
 import * as orderEvents from './20260701003500_order_events';
 import * as tradesTotalsIndex from './20261123000100_trades_totals_index';
+import * as testAccounts from './20261124000300_test_accounts';
+import * as paymentRequestsOnePending from './20261124000310_payment_requests_one_pending';
+import * as brokerAccountName from './20261124000600_broker_account_name';
+import * as paymentOrdersBuyer from './20261124000700_payment_orders_buyer';
+import * as strategyChoice from './20261124000800_strategy_choice';
+import * as engineState from './20261124000801_engine_state';
 
 export interface NamedMigration {
   readonly name: string;
@@ -61,6 +67,12 @@ export const migrations: readonly NamedMigration[] = [
   { name: '20260701003400_orders', ...orders },
   { name: '20260701003500_order_events', ...orderEvents },
   { name: '20261123000100_trades_totals_index', ...tradesTotalsIndex },
+  { name: '20261124000300_test_accounts', ...testAccounts },
+  { name: '20261124000310_payment_requests_one_pending', ...paymentRequestsOnePending },
+  { name: '20261124000600_broker_account_name', ...brokerAccountName },
+  { name: '20261124000700_payment_orders_buyer', ...paymentOrdersBuyer },
+  { name: '20261124000800_strategy_choice', ...strategyChoice },
+  { name: '20261124000801_engine_state', ...engineState },
 ];
 
 /** A Knex `MigrationSource` over the static list above. */

@@ -1,7 +1,7 @@
 // `npm run backtest -- --input FILE [options]`: backtests the breakout strategy over a replay CSV (ticks or 1-minute
 // candles) with option premiums modelled by Black–Scholes, and prints a report (or one JSON document with --json).
 // Exit codes: 0 ok, 1 bad input or runtime failure, 2 usage error. Assumptions: docs/backtesting.md.
-import { createReadStream } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -44,6 +44,10 @@ const USAGE = `usage: npm run backtest -- --input FILE [options]
   --session market|always   market: NSE sessions and holidays (default); always: every instant trades
   --lots N              lots per trade (default 1; lot size from engine/data/nse-contracts.json)
   --capital RUPEES      notional capital for the drawdown percentage (default ${DEFAULT_BACKTEST_CAPITAL})
+  --strategy-file FILE  the strategy's parameter set as JSON: what GET /api/strategy returns (the white-box panel's
+                        parameters), or a flat object of them; the flags above override it
+  --strict              refuse a file with a row earlier than the one before (default: drop and count it, as the
+                        live feed drops an out-of-order tick)
   --json                print only one JSON document {candles, signals, trades, metrics} on stdout
   --help                show this help`;
 
@@ -63,6 +67,7 @@ interface CliOptions {
   readonly lots: number;
   readonly capital: number;
   readonly json: boolean;
+  readonly strict: boolean;
 }
 
 /** Flag → the strategy setting it sets, so range errors from the shared params parser name the flag. */
@@ -93,6 +98,8 @@ function parseCli(argv: readonly string[]): CliOptions | 'help' {
         lots: { type: 'string' },
         capital: { type: 'string' },
         json: { type: 'boolean' },
+        strict: { type: 'boolean' },
+        'strategy-file': { type: 'string' },
         help: { type: 'boolean' },
       },
       strict: true,
@@ -119,7 +126,8 @@ function parseCli(argv: readonly string[]): CliOptions | 'help' {
   };
 
   // Strategy settings go through the same parser as the admin controls, so the rules are the live ones.
-  const settings: Record<string, string> = {};
+  const strategyFile = str('strategy-file');
+  const settings: Record<string, string> = strategyFile === undefined ? {} : readStrategyFile(strategyFile);
   for (const [flag, key] of Object.entries(STRATEGY_FLAGS)) {
     const raw = str(flag);
     if (raw === undefined) continue;
@@ -164,7 +172,47 @@ function parseCli(argv: readonly string[]): CliOptions | 'help' {
     ),
     capital: number('capital', DEFAULT_BACKTEST_CAPITAL, (n) => n > 0, 'a positive amount in rupees'),
     json: values.json === true,
+    strict: values.strict === true,
   };
+}
+
+/** Parameter names a strategy file may hold → the admin-control setting each one is. */
+const FILE_KEYS: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(Object.entries(STRATEGY_SETTING_NAMES).map(([key, setting]) => [key, setting])),
+  ...Object.fromEntries(Object.values(STRATEGY_SETTING_NAMES).map((setting) => [setting, setting])),
+  intervalMinutes: STRATEGY_SETTING_NAMES.interval,
+};
+/** Keys of GET /api/strategy that are not parameters of a backtest. */
+const IGNORED_FILE_KEYS = new Set(['squareOffTime']);
+
+/** Reads a strategy file into admin-control settings (strings), the form the shared parser takes. */
+function readStrategyFile(path: string): Record<string, string> {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`--strategy-file ${path}: ${(error as Error).message}`);
+  }
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isObject(json)) throw new UsageError(`--strategy-file ${path}: expected a JSON object`);
+  const flat: Record<string, unknown> = isObject(json['params'])
+    ? {
+        ...json['params'],
+        ...(json['intervalMinutes'] === undefined ? {} : { intervalMinutes: json['intervalMinutes'] }),
+      }
+    : json;
+  const settings: Record<string, string> = {};
+  for (const [key, value] of Object.entries(flat)) {
+    if (IGNORED_FILE_KEYS.has(key)) continue;
+    const setting = FILE_KEYS[key];
+    if (setting === undefined) throw new UsageError(`--strategy-file ${path}: unknown parameter "${key}"`);
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
+      throw new UsageError(`--strategy-file ${path}: "${key}" must be a number, true/false or a string`);
+    }
+    settings[setting] = String(value);
+  }
+  return settings;
 }
 
 // ---- report ---------------------------------------------------------------------------------------------------
@@ -360,29 +408,38 @@ async function run(options: CliOptions): Promise<void> {
   try {
     // Lines are split here and parsed synchronously, chunk by chunk: an async step per line or per tick would
     // cost more than the backtest itself on a year of 1-second ticks. Nothing but the current chunk is held.
-    const parser = createCsvTickParser();
-    const feed = (line: string) => {
+    const parser = createCsvTickParser({ strict: options.strict });
+    // The backtester returns a promise only while an entry or exit is in flight: awaited then, and only then.
+    const feed = async (line: string) => {
       const ticks = parser.line(line);
-      for (let i = 0; i < ticks.length; i += 1) backtester.push(ticks[i] as Tick);
+      for (let i = 0; i < ticks.length; i += 1) {
+        const pending = backtester.push(ticks[i] as Tick);
+        if (pending !== undefined) await pending;
+      }
     };
     let rest = '';
     for await (const chunk of stream as AsyncIterable<string>) {
       const text = rest + chunk;
       let start = 0;
       for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
-        feed(text.slice(start, end));
+        await feed(text.slice(start, end));
         start = end + 1;
       }
       rest = text.slice(start);
     }
-    if (rest !== '') feed(rest);
+    if (rest !== '') await feed(rest);
     if (parser.kind === null) {
       throw new CsvParseError(
         1,
         'the file has no header row; expected timestamp,price[,volume] or timestamp,open,high,low,close[,volume]',
       );
     }
-    result = backtester.finish();
+    result = await backtester.finish();
+    if (parser.dropped > 0) {
+      process.stderr.write(
+        `backtest: warning: ${count.format(parser.dropped)} row(s) earlier than the row before were dropped, as the live feed drops an out-of-order tick (first at line ${parser.firstDroppedLine ?? '?'}); --strict refuses such a file\n`,
+      );
+    }
   } finally {
     bar?.stop();
     stream.destroy();

@@ -1,15 +1,19 @@
-// `npm run bench [-- pipeline|backtest|fanout ...]`: runs the engine benchmarks one after another in this process
+// `npm run bench [-- pipeline|backtest|fanout|runtime|kite ...]`: runs the engine benchmarks one after another in this process
 // and prints their figures with the targets beside them. Targets are reported, never enforced: a slow machine
 // exits 0 like a fast one; only a benchmark that crashes makes the exit code non-zero.
 import { runBacktestBench } from '../engine/bench/backtest';
 import { runFanoutBench } from '../engine/bench/fanout';
 import { runPipelineBench } from '../engine/bench/pipeline';
 import type { BenchResult } from '../engine/bench/types';
+import { runRuntimeFanoutBench } from '../server/bench/runtimeFanout';
+import { runKiteFanoutBench } from '../test/load/kite-fanout';
 
 const BENCHES = {
   pipeline: runPipelineBench,
   backtest: runBacktestBench,
   fanout: runFanoutBench,
+  runtime: runRuntimeFanoutBench,
+  kite: runKiteFanoutBench,
 } as const satisfies Record<string, () => Promise<BenchResult>>;
 type BenchName = keyof typeof BENCHES;
 
@@ -56,6 +60,38 @@ const TARGETS: readonly Target[] = [
     figure: 'wall clock, best (ms)',
     met: (v) => v <= 100,
     cpuFigure: 'CPU, best (ms)',
+  },
+  {
+    bench: 'runtime',
+    target: '1,000 accounts: every entry order sent ≤ 100 ms after the signal (SQLite store)',
+    figure: 'signal → slowest account sent (ms)',
+    met: (v) => v <= 100,
+  },
+  {
+    bench: 'runtime',
+    target:
+      '1,000 accounts: every fill persisted ≤ 1 s after the brokers answer (≤ 1,400 ms after the signal)',
+    figure: 'signal → all fills persisted (ms)',
+    met: (v) => v <= 1_400,
+  },
+  {
+    bench: 'kite',
+    target: 'signal → 1,000 live Kite accounts: every entry sent within 250 ms',
+    figure: 'all entries received by the fake (ms)',
+    met: (v) => v <= 250,
+    cpuFigure: 'CPU, routeEntry → all fills persisted (ms)',
+  },
+  {
+    bench: 'kite',
+    target: 'every fill persisted within 1 s of the fake’s answers',
+    figure: 'last fill persisted after the fake filled it (ms)',
+    met: (v) => v <= 1_000,
+  },
+  {
+    bench: 'kite',
+    target: '≤ 10 orders/s per account',
+    figure: 'most orders one account sent in any 1 s',
+    met: (v) => v <= 10,
   },
 ];
 

@@ -33,7 +33,7 @@ export interface FanoutRound {
  * The in-memory store, noting when every entry's FILLED version is durable: the bench stops the clock at the
  * store, not at the router's in-memory `changes$`, so a write the router has only queued does not count.
  */
-class FillWatchingStore extends InMemoryOrderStore {
+export class FillWatchingStore extends InMemoryOrderStore {
   private readonly filledIds = new Set<string>();
   private allFilled: (at: number) => void = () => undefined;
   readonly allFilledAt = new Promise<number>((resolve) => {

@@ -10,4 +10,5 @@ export * from './execution';
 export * from './risk';
 export * from './charges';
 export * from './feeds';
+export * from './runtime';
 export * from './backtest';

@@ -111,6 +111,8 @@ describe('HTTP app', () => {
       razorpayKeyId: null,
       feed: { kind: 'sim', simulated: true },
       sessionMode: 'always',
+      // The operator's public business details (issue 11), never a secret.
+      operator: expect.objectContaining({ legalName: expect.any(String), supportEmail: expect.any(String) }),
     });
   });
 
@@ -168,7 +170,7 @@ describe('web app serving', () => {
 describe('unexpected errors', () => {
   it('answer 500 with a generic message and the request id; details only in the log', async () => {
     const limiter = createMemoryRateLimiter(systemClock);
-    limiter.peek = async () => {
+    limiter.take = async () => {
       throw new Error('limiter store exploded: secret internals');
     };
     const t = await startTestServer({ overrides: { limiter } });
@@ -202,6 +204,28 @@ describe('CSP with Razorpay keys', () => {
       expect(config.text).not.toContain('secretsecret');
     } finally {
       await t.close();
+    }
+  });
+
+  it('follows RAZORPAY_CHECKOUT_URL to the one origin it names, and allows no checkout host in test mode', async () => {
+    const t = await startTestServer({
+      env: {
+        RAZORPAY_KEY_ID: 'rzp_test_abc123',
+        RAZORPAY_KEY_SECRET: 'secretsecret',
+        RAZORPAY_CHECKOUT_URL: 'http://127.0.0.1:4999/v1/checkout.js',
+      },
+    });
+    const plain = await startTestServer();
+    try {
+      const csp = (await t.request('GET', '/api/health')).headers.get('content-security-policy') ?? '';
+      expect(csp).toContain("script-src 'self' http://127.0.0.1:4999;");
+      expect(csp).not.toContain('checkout.razorpay.com');
+      const none = (await plain.request('GET', '/api/health')).headers.get('content-security-policy') ?? '';
+      expect(none).toContain("script-src 'self';");
+      expect(none).toContain("frame-src 'none'");
+    } finally {
+      await t.close();
+      await plain.close();
     }
   });
 });

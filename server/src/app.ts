@@ -22,28 +22,42 @@ import type { Deps } from './deps';
 import type { AppState } from './middleware/context';
 import { requestContext } from './middleware/requestContext';
 import { errorRenderer } from './middleware/errors';
+import { answerOptions, requireJsonBody } from './middleware/requestPolicy';
+import { brokerRegistryFromConfig, type BrokerRegistry } from './brokers/registry';
 import { apiNotFound, apiRouter } from './routes';
+import { createPaymentGateway, type PaymentGateway } from './payments/gateway';
+import { startOrderReconciliation } from './payments/reconcile';
+import { startSubscriptionJobs } from './subscriptions/expiry';
 import { createTradingService, type TradingServiceOptions } from './trading/service';
 import { webApp } from './web';
 
-const RAZORPAY_CHECKOUT = 'https://checkout.razorpay.com';
 const RAZORPAY_API = 'https://api.razorpay.com';
 const RAZORPAY_TELEMETRY = 'https://lumberjack.razorpay.com';
 
-/** The Content-Security-Policy directives; Razorpay's hosts are allowed only when Razorpay keys are configured. */
+/**
+ * The Content-Security-Policy directives; Razorpay's hosts are allowed only when Razorpay keys are configured:
+ * the checkout script's origin (RAZORPAY_CHECKOUT_URL, checkout.razorpay.com unless pointed at the fake) and the
+ * hosts its window talks to.
+ */
 export function cspDirectives(config: Pick<Config, 'razorpay'>): Record<string, string[]> {
   const razorpay = config.razorpay !== undefined;
+  const checkout = config.razorpay ? [new URL(config.razorpay.checkoutUrl).origin] : [];
   return {
     'default-src': ["'self'"],
-    'script-src': ["'self'", ...(razorpay ? [RAZORPAY_CHECKOUT] : [])],
+    'script-src': ["'self'", ...checkout],
     // Mantine injects its CSS variables and component styles through <style> elements at run time, which a
     // nonce cannot cover in a static SPA; inline styles cannot run code, so this is the accepted trade-off.
     'style-src': ["'self'", "'unsafe-inline'"],
     // data: for the UPI QR code images admins upload (stored as data URLs); blob: for chart snapshots.
     'img-src': ["'self'", 'data:', 'blob:'],
     'font-src': ["'self'", 'data:'],
-    'connect-src': ["'self'", 'ws:', 'wss:', ...(razorpay ? [RAZORPAY_API, RAZORPAY_TELEMETRY] : [])],
-    'frame-src': razorpay ? [RAZORPAY_API, RAZORPAY_CHECKOUT] : ["'none'"],
+    'connect-src': [
+      "'self'",
+      'ws:',
+      'wss:',
+      ...(razorpay ? [RAZORPAY_API, RAZORPAY_TELEMETRY, ...checkout] : []),
+    ],
+    'frame-src': razorpay ? [RAZORPAY_API, ...checkout] : ["'none'"],
     'frame-ancestors': ["'none'"],
     'object-src': ["'none'"],
     'base-uri': ["'self'"],
@@ -52,7 +66,13 @@ export function cspDirectives(config: Pick<Config, 'razorpay'>): Record<string, 
 }
 
 /** The Koa application over ready dependencies. */
-export function createApp(deps: Deps, startedAt = deps.clock.now()): Koa<AppState> {
+/** The Koa application's shared parts made once by startServer (tests may leave them to their defaults). */
+export interface AppParts {
+  brokers?: BrokerRegistry;
+  paymentGateway?: PaymentGateway;
+}
+
+export function createApp(deps: Deps, startedAt = deps.clock.now(), parts: AppParts = {}): Koa<AppState> {
   const app = new Koa<AppState>();
   app.proxy = deps.config.trustProxy;
   app.silent = true; // errors are rendered and logged by errorRenderer; Koa's own stderr printing would duplicate them
@@ -67,8 +87,10 @@ export function createApp(deps: Deps, startedAt = deps.clock.now()): Koa<AppStat
     }),
   );
   app.use(errorRenderer(deps.logger));
+  app.use(requireJsonBody());
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: deps.config.bodyLimit, encoding: 'utf-8' }));
-  const api = apiRouter(deps, startedAt);
+  const api = apiRouter(deps, startedAt, parts);
+  app.use(answerOptions(api));
   app.use(api.routes());
   app.use(apiNotFound());
   app.use(webApp(deps.config.webDistDir));
@@ -127,6 +149,8 @@ export async function startServer(config: Config, overrides: StartOverrides = {}
         ? createSmtpMailer(config.smtpUrl, config.mailFrom)
         : null;
   const realtime = createRealtime(io);
+  // One registry for the routes and the runtime: Kite's postbacks reach the adapters the runtime trades through.
+  const brokers = brokerRegistryFromConfig(config, () => clock.now());
   const trading = createTradingService({
     db,
     config,
@@ -134,6 +158,7 @@ export async function startServer(config: Config, overrides: StartOverrides = {}
     logger,
     health,
     clock,
+    brokers,
     ...overrides.trading,
   });
   const deps: Deps = {
@@ -150,7 +175,8 @@ export async function startServer(config: Config, overrides: StartOverrides = {}
     trading,
   };
 
-  const app = createApp(deps);
+  const paymentGateway = createPaymentGateway(config);
+  const app = createApp(deps, clock.now(), { brokers, paymentGateway });
   const httpServer = createServer(app.callback());
   io.attach(httpServer);
   attachGateway({ io, deps });
@@ -187,5 +213,19 @@ export async function startServer(config: Config, overrides: StartOverrides = {}
     await close();
     throw err;
   }
-  return { url, port, deps, io, httpServer, close };
+  // Subscriptions end on their date: expired at start (work missed while down) and every minute after; the bot of
+  // an expired subscriber takes no new entry, its open positions still run to their exits.
+  const subscriptionJobs = startSubscriptionJobs({ deps, onUserChanged: (id) => trading.onUserChanged(id) });
+  const reconciliation = startOrderReconciliation({
+    deps,
+    gateway: paymentGateway,
+    onUserChanged: (id) => trading.onUserChanged(id),
+  });
+  const stopServer = close;
+  const closeAll = () => {
+    subscriptionJobs.stop();
+    reconciliation.stop();
+    return stopServer();
+  };
+  return { url, port, deps, io, httpServer, close: closeAll };
 }

@@ -70,7 +70,19 @@ describe('loadConfig', () => {
         keyId: 'rzp_test_abc',
         keySecret: 'abcdefgh',
         webhookSecret: undefined,
+        apiRoot: 'https://api.razorpay.com',
+        checkoutUrl: 'https://checkout.razorpay.com/v1/checkout.js',
       },
+    );
+    expect(
+      loadConfig({
+        RAZORPAY_KEY_ID: 'rzp_test_abc',
+        RAZORPAY_KEY_SECRET: 'abcdefgh',
+        RAZORPAY_API_ROOT: 'http://127.0.0.1:4000/',
+      }).razorpay?.apiRoot,
+    ).toBe('http://127.0.0.1:4000');
+    expect(() => loadConfig({ RAZORPAY_CHECKOUT_URL: 'javascript:alert(1)' })).toThrow(
+      /RAZORPAY_CHECKOUT_URL/,
     );
   });
 
@@ -99,6 +111,7 @@ describe('publicConfig', () => {
     const pub = publicConfig(config);
     expect(Object.keys(pub).sort()).toEqual([
       'feed',
+      'operator',
       'paymentTestMode',
       'razorpayKeyId',
       'sessionMode',
@@ -119,5 +132,32 @@ describe('publicConfig', () => {
     ]) {
       expect(text).not.toContain(secret);
     }
+  });
+});
+
+describe('operator details', () => {
+  it('have working placeholder defaults and come from the environment when set', () => {
+    expect(loadConfig({}).operator.legalName).toMatch(/placeholder/i);
+    const config = loadConfig({
+      OPERATOR_LEGAL_NAME: 'Acme Algo Pvt Ltd',
+      OPERATOR_ADDRESS: '12 MG Road, Pune 411001, Maharashtra',
+      OPERATOR_STATE_CODE: '27',
+      OPERATOR_GSTIN: '27abcde1234f1z5',
+      SUPPORT_EMAIL: 'Help@Acme.example',
+      SUPPORT_PHONE: '+91 20 1234 5678',
+    });
+    expect(publicConfig(config).operator).toEqual({
+      legalName: 'Acme Algo Pvt Ltd',
+      address: '12 MG Road, Pune 411001, Maharashtra',
+      stateCode: '27',
+      gstin: '27ABCDE1234F1Z5',
+      supportEmail: 'help@acme.example',
+      supportPhone: '+91 20 1234 5678',
+    });
+  });
+
+  it('names the variable when a value is invalid', () => {
+    expect(() => loadConfig({ OPERATOR_GSTIN: 'nope' })).toThrow(/OPERATOR_GSTIN/);
+    expect(() => loadConfig({ OPERATOR_STATE_CODE: 'KA' })).toThrow(/OPERATOR_STATE_CODE/);
   });
 });

@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { PublicConfigDto } from './contract';
+import type { BrokerEndpoints } from './brokers/types';
 import { decodeKey } from './crypto';
 import packageJson from '../../package.json' with { type: 'json' };
 
@@ -111,6 +112,12 @@ export const envSchema = z.object({
   ADMIN_EMAIL: optional(z.string().trim().toLowerCase().email('must be an e-mail address')),
   /** Mail transport for password-reset links, e.g. smtps://user:pass@smtp.example.com. Unset: links are logged (test mode). */
   SMTP_URL: optional(url(/^smtps?:$/, 'smtps://user:pass@smtp.example.com:465')),
+  /** Mail test mode: with SMTP_URL unset, return password-reset links in the API response (and log them).
+   * Default: on unless NODE_ENV=production. Never turn it on for a server strangers can reach: whoever asks for a
+   * reset of any e-mail would get the link. Ignored when SMTP_URL is set (links are then only e-mailed). */
+  RESET_LINK_IN_RESPONSE: optional(
+    z.enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' }),
+  ),
   /** Sender of outgoing mail. */
   MAIL_FROM: z
     .string()
@@ -145,6 +152,11 @@ export const envSchema = z.object({
   ),
   RAZORPAY_KEY_SECRET: optional(z.string().min(8, 'is too short')),
   RAZORPAY_WEBHOOK_SECRET: optional(z.string().min(8, 'is too short')),
+  /** Razorpay's API and checkout script; changed only to point at the fake in tests (test/fakes/razorpay). */
+  RAZORPAY_API_ROOT: url(/^https?:$/, 'https://api.razorpay.com').default('https://api.razorpay.com'),
+  RAZORPAY_CHECKOUT_URL: url(/^https?:$/, 'https://checkout.razorpay.com/v1/checkout.js').default(
+    'https://checkout.razorpay.com/v1/checkout.js',
+  ),
   /** Algo tag put on every broker order (SEBI retail algo framework). */
   ALGO_TAG: z
     .string()
@@ -155,8 +167,83 @@ export const envSchema = z.object({
     .string()
     .regex(/^\d+(b|kb|mb)$/i, 'must be a size like 100kb or 1mb')
     .default('1mb'),
+  /** The operator's registered (legal) name: supplier on GST invoices, shown on the landing page and in e-mails.
+   * The default is a placeholder for the demo; a real operator must set it. */
+  OPERATOR_LEGAL_NAME: z
+    .string()
+    .trim()
+    .min(2, 'must be the legal name')
+    .max(200)
+    .default('OptionPilot Demo (placeholder name)'),
+  /** The operator's registered address, one line (commas separate the parts). Placeholder by default. */
+  OPERATOR_ADDRESS: z
+    .string()
+    .trim()
+    .min(5, 'must be a postal address')
+    .max(300)
+    .default('Placeholder address, 1 Demo Street, Bengaluru 560001, Karnataka'),
+  /** GST state code (two digits, e.g. 29 Karnataka) of the operator's registration: decides CGST+SGST or IGST. */
+  OPERATOR_STATE_CODE: z
+    .string()
+    .regex(/^\d{2}$/, 'must be a two-digit GST state code such as 29')
+    .default('29'),
+  /** The operator's GSTIN (15 characters). The default is a syntactically valid placeholder, not a registration. */
+  OPERATOR_GSTIN: z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim().toUpperCase() : v),
+    z
+      .string()
+      .regex(/^\d{2}[A-Z0-9]{10}[1-9A-Z]Z[0-9A-Z]$/, 'must be a 15-character GSTIN such as 29ABCDE1234F1Z5')
+      .default('29AAAAA0000A1Z5'),
+  ),
+  /** Support e-mail shown on the landing page, footer, e-mails and invoices. Placeholder by default. */
+  SUPPORT_EMAIL: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .email('must be an e-mail address')
+    .default('support@optionpilot.example'),
+  /** Support phone shown on the landing page, footer and invoices. Placeholder by default. */
+  SUPPORT_PHONE: z
+    .string()
+    .trim()
+    .regex(/^\+?[\d ()-]{6,20}$/, 'must be a phone number such as +91 80 0000 0000')
+    .default('+91 80 0000 0000'),
+  /** SAC (services accounting code) printed on invoices; 997331 is commonly used for SaaS. */
+  INVOICE_SAC: z
+    .string()
+    .regex(/^\d{6}$/, 'must be a six-digit SAC')
+    .default('997331'),
+  /** Prefix of invoice numbers (`OP` → OP/26-27/00001); credit notes use it with `C` appended (OPC/26-27/00001). */
+  INVOICE_PREFIX: z
+    .string()
+    .regex(/^[A-Z]{1,4}$/, 'must be 1-4 capital letters')
+    .default('OP'),
   /** Built web app served by the server; relative paths are resolved against the repository root. */
   WEB_DIST_DIR: z.string().min(1, 'must not be empty').default('web/dist'),
+  /** Kite Connect REST root (Zerodha); tests point it at the Kite fake in test/fakes/. */
+  KITE_API_ROOT: url(/^https?:$/, 'https://api.kite.trade').default('https://api.kite.trade'),
+  /** Kite's login page the trader's browser is sent to by Connect. */
+  KITE_LOGIN_URL: url(/^https?:$/, 'https://kite.zerodha.com/connect/login').default(
+    'https://kite.zerodha.com/connect/login',
+  ),
+  /** Kite Ticker WebSocket root (market feed). */
+  KITE_WS_ROOT: url(/^(wss?|https?):$/, 'wss://ws.kite.trade').default('wss://ws.kite.trade'),
+  /** Upstox REST root (login token exchange, order reads, instruments on the fakes). */
+  UPSTOX_API_ROOT: url(/^https?:$/, 'https://api.upstox.com').default('https://api.upstox.com'),
+  /** Upstox's separate order-placement host. */
+  UPSTOX_ORDERS_ROOT: url(/^https?:$/, 'https://api-hft.upstox.com').default('https://api-hft.upstox.com'),
+  /** Upstox's OAuth login dialog the trader's browser is sent to by Connect. */
+  UPSTOX_LOGIN_URL: url(/^https?:$/, 'https://api.upstox.com/v2/login/authorization/dialog').default(
+    'https://api.upstox.com/v2/login/authorization/dialog',
+  ),
+  /** Upstox WebSocket root (market data feed v3, portfolio stream); http(s) too, since Upstox hands out the socket URL over REST. */
+  UPSTOX_WS_ROOT: url(/^(wss?|https?):$/, 'wss://api.upstox.com').default('wss://api.upstox.com'),
+  /**
+   * The static public IP this server's broker calls leave from. SEBI's API rules make brokers accept orders only
+   * from an IP the trader whitelisted in their broker app, so the Broker Connection card and the "IP not allowed"
+   * message show it. Unset: traders are told to ask the operator.
+   */
+  EGRESS_IP: optional(z.union([z.ipv4(), z.ipv6()], { error: 'must be an IPv4 or IPv6 address' })),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -177,23 +264,56 @@ export interface Config {
   encryptionKey: string | undefined;
   adminEmail: string | undefined;
   smtpUrl: string | undefined;
+  /** without SMTP, reset links are returned by the API (development/test only; see RESET_LINK_IN_RESPONSE) */
+  resetLinkInResponse: boolean;
   mailFrom: string;
   feed: string;
   simSpeed: number;
   simSeed: number | undefined;
   simSession: 'always' | 'market';
   tickBroadcastMs: number;
-  razorpay: { keyId: string; keySecret: string; webhookSecret: string | undefined } | undefined;
+  razorpay:
+    | {
+        keyId: string;
+        keySecret: string;
+        webhookSecret: string | undefined;
+        /** RAZORPAY_API_ROOT, no trailing slash */
+        apiRoot: string;
+        /** RAZORPAY_CHECKOUT_URL: the checkout.js the browser loads in live mode */
+        checkoutUrl: string;
+      }
+    | undefined;
   algoTag: string;
   bodyLimit: string;
   webDistDir: string;
   version: string;
+  /** the operator's business details (invoices, landing page, e-mails) */
+  operator: OperatorDetails;
+  /** where each broker with a module is reached (KITE_*, UPSTOX_*) */
+  brokerEndpoints: { zerodha: BrokerEndpoints; upstox: BrokerEndpoints };
+  /** EGRESS_IP: the static IP traders whitelist at their broker; undefined when not configured */
+  egressIp: string | undefined;
+}
+
+export interface OperatorDetails {
+  legalName: string;
+  address: string;
+  /** GST state code, two digits */
+  stateCode: string;
+  gstin: string;
+  supportEmail: string;
+  supportPhone: string;
+  sac: string;
+  invoicePrefix: string;
 }
 
 /** Raised for an invalid environment; `message` names every offending variable. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
+
+/** API roots are joined with paths that start with `/`. */
+const trimSlash = (root: string) => root.replace(/\/+$/, '');
 
 /** Validates `env` (default `process.env`) into a typed Config, or throws ConfigError naming each bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -225,6 +345,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     encryptionKey: e.ENCRYPTION_KEY,
     adminEmail: e.ADMIN_EMAIL,
     smtpUrl: e.SMTP_URL,
+    resetLinkInResponse:
+      e.SMTP_URL === undefined &&
+      (e.RESET_LINK_IN_RESPONSE === undefined
+        ? e.NODE_ENV !== 'production'
+        : ['true', '1', 'yes'].includes(e.RESET_LINK_IN_RESPONSE)),
     mailFrom: e.MAIL_FROM,
     feed: e.FEED,
     simSpeed: e.SIM_SPEED,
@@ -237,12 +362,38 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             keyId: e.RAZORPAY_KEY_ID,
             keySecret: e.RAZORPAY_KEY_SECRET,
             webhookSecret: e.RAZORPAY_WEBHOOK_SECRET,
+            apiRoot: e.RAZORPAY_API_ROOT.replace(/\/+$/, ''),
+            checkoutUrl: e.RAZORPAY_CHECKOUT_URL,
           }
         : undefined,
     algoTag: e.ALGO_TAG,
     bodyLimit: e.BODY_LIMIT,
     webDistDir: resolve(REPO_ROOT, e.WEB_DIST_DIR),
     version: packageJson.version,
+    operator: {
+      legalName: e.OPERATOR_LEGAL_NAME,
+      address: e.OPERATOR_ADDRESS,
+      stateCode: e.OPERATOR_STATE_CODE,
+      gstin: e.OPERATOR_GSTIN,
+      supportEmail: e.SUPPORT_EMAIL,
+      supportPhone: e.SUPPORT_PHONE,
+      sac: e.INVOICE_SAC,
+      invoicePrefix: e.INVOICE_PREFIX,
+    },
+    brokerEndpoints: {
+      zerodha: {
+        apiRoot: trimSlash(e.KITE_API_ROOT),
+        loginUrl: e.KITE_LOGIN_URL,
+        wsRoot: trimSlash(e.KITE_WS_ROOT),
+      },
+      upstox: {
+        apiRoot: trimSlash(e.UPSTOX_API_ROOT),
+        loginUrl: e.UPSTOX_LOGIN_URL,
+        wsRoot: trimSlash(e.UPSTOX_WS_ROOT),
+        ordersRoot: trimSlash(e.UPSTOX_ORDERS_ROOT),
+      },
+    },
+    egressIp: e.EGRESS_IP,
   };
 }
 
@@ -254,5 +405,18 @@ export function publicConfig(config: Config): PublicConfigDto {
     razorpayKeyId: config.razorpay?.keyId ?? null,
     feed: { kind: config.feed.split(':')[0] ?? config.feed, simulated: config.feed === 'sim' },
     sessionMode: config.simSession,
+    operator: operatorPublicDetails(config.operator),
+  };
+}
+
+/** The operator's details as shown to anyone: landing page, footer, and the supplier block of invoices. */
+export function operatorPublicDetails(operator: OperatorDetails): PublicConfigDto['operator'] {
+  return {
+    legalName: operator.legalName,
+    address: operator.address,
+    stateCode: operator.stateCode,
+    gstin: operator.gstin,
+    supportEmail: operator.supportEmail,
+    supportPhone: operator.supportPhone,
   };
 }

@@ -10,7 +10,7 @@ import type { RateLimiter } from './auth/rateLimiter';
 import type { Mailer } from './mail/mailer';
 import type { HealthRegistry } from './health/registry';
 import type { Realtime } from './realtime/publisher';
-import type { TradingService } from './trading/service';
+import type { TradingService } from './trading/api';
 
 export interface Deps {
   config: Config;

@@ -26,9 +26,26 @@ export const ERROR_CATALOGUE = {
     status: 400,
     message: 'This reset link is invalid or has expired. Please request a new one.',
   },
+  invalid_image: { status: 400, message: 'The file must be a PNG, JPEG or WebP image of at most 1 MB.' },
+  utr_used: { status: 409, message: 'This UTR has already been used for a payment.' },
+  payment_request_pending: {
+    status: 409,
+    message: 'You already have a payment under review. Please wait for it to be checked.',
+  },
+  payment_request_reviewed: { status: 409, message: 'This payment request has already been reviewed.' },
+  already_active: { status: 409, message: "This user's subscription is already active." },
   payload_too_large: { status: 413, message: 'The request body is too large.' },
   unsupported_media_type: { status: 415, message: 'Send the request body as JSON.' },
   rate_limited: { status: 429, message: 'Too many attempts. Please try again later.' },
+  broker_login_invalid: {
+    status: 400,
+    message: 'This broker login has expired or was already used. Press Connect to try again.',
+  },
+  broker_failed: { status: 502, message: 'The broker refused the request.' },
+  broker_not_connected: {
+    status: 409,
+    message: 'Connect your broker (a valid session for today) before switching to Live.',
+  },
   internal: { status: 500, message: 'Something went wrong on our side.' },
   service_unavailable: { status: 503, message: 'The service is temporarily unavailable.' },
 } as const satisfies Record<string, { status: number; message: string }>;

@@ -25,7 +25,9 @@ async function main(): Promise<void> {
   if (config.publicUrl !== server.url) logger.info(`public URL: ${config.publicUrl}`);
   if (!config.smtpUrl) {
     logger.warn(
-      'SMTP_URL is not set: password-reset links are logged and returned by the API (test mode, for development only)',
+      config.resetLinkInResponse
+        ? 'SMTP_URL is not set: password-reset links are logged and returned by the API (test mode, for development only)'
+        : 'SMTP_URL is not set: password-reset e-mails cannot be sent; reset passwords with `npm run set-password`',
     );
   }
   if (!config.razorpay) logger.warn('Razorpay keys are not set: payments run in test mode');

@@ -60,7 +60,7 @@ test('a visitor signs up, pays in test mode, switches the bot on and sees a pape
   await test.step('pay in test mode', async () => {
     const payment = page.getByRole('dialog', { name: 'Complete Payment' });
     await expect(payment).toBeVisible();
-    await expect(payment.getByText('Professional Plan')).toBeVisible();
+    await expect(payment.getByText('Professional Monthly')).toBeVisible();
     await expect(payment.getByText('₹4,999.00')).toBeVisible();
     await expect(payment.getByText('GST (18%)')).toBeVisible();
     await expect(payment.getByText('₹899.82')).toBeVisible();
@@ -121,7 +121,12 @@ test('a visitor signs up, pays in test mode, switches the bot on and sees a pape
     await expect(recent.getByRole('row').nth(1), 'a first trade is opened').toBeVisible({
       timeout: FIRST_EXIT_TIMEOUT_MS,
     });
-    const closed = recent.getByRole('row').filter({ hasText: SIGNED_PNL }).first();
+    // An open trade shows its marked P&L followed by "live"; a closed one shows the booked P&L alone.
+    const closed = recent
+      .getByRole('row')
+      .filter({ hasText: SIGNED_PNL })
+      .filter({ hasNotText: 'live' })
+      .first();
     await expect(closed, 'a trade is closed with its P&L').toBeVisible({ timeout: FIRST_EXIT_TIMEOUT_MS });
     const cells = closed.getByRole('cell');
     await expect(cells.nth(1)).toHaveText(/^(CALL|PUT)$/);

@@ -2,170 +2,31 @@
 // setup and the option premiums are chosen by the test, so each case is deterministic (which signal, which strike,
 // which stop). A virtual clock (engine's VirtualTime) instead of a fast real clock because the case needs to place
 // a price at a precise instant relative to candle closes. Covers: a paper trade for an eligible user; none when
-// trading is paused globally or the side is disabled; restart of a server on the same DATA_DIR keeps the stop and
+// trading is paused globally or the side is disabled; an admin pause over HTTP that stops entries at once while the
+// open position still exits; restart of a server on the same DATA_DIR keeps the stop and
 // high-water mark and still exits at the stop.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BehaviorSubject, Subject } from 'rxjs';
-import { istDateTime, type Quote, type Tick } from '@optionpilot/engine';
-import type { FeedHealth, FeedSource } from '@optionpilot/engine/feeds/feedSource';
-import { VirtualTime } from '@optionpilot/engine/execution/virtualTime';
-import { startServer, type RunningServer } from '@optionpilot/server/app';
-import { loadConfig } from '@optionpilot/server/config';
-import { createLogger } from '@optionpilot/server/logger';
 import {
-  insertUser,
   listOrders,
   listSignals,
   listTrades,
-  saveTradingSettings,
   setAdminControl,
-  updateUser,
   type TradeRow,
 } from '@optionpilot/server/db/index';
+import { signInFirstAdmin } from '@optionpilot/server/testing/admin';
+import { jsonClient } from '@optionpilot/server/testing/server';
+import {
+  addUser,
+  callSetup,
+  closeHarnesses,
+  dataDir,
+  MINUTE,
+  startHarness,
+  SYMBOL,
+  T0,
+} from './scriptedServer';
 
-/** A FeedSource whose index ticks and option premiums the test sets. Quotes go to every subscribed symbol. */
-class ScriptedFeed implements FeedSource {
-  readonly kind = 'sim';
-  readonly simulated = true;
-  private readonly tickSubject = new Subject<Tick>();
-  private readonly quoteSubject = new Subject<Quote>();
-  readonly ticks$ = this.tickSubject.asObservable();
-  readonly quotes$ = this.quoteSubject.asObservable();
-  readonly health$ = new BehaviorSubject<FeedHealth>({ status: 'live', lastTickAt: null }).asObservable();
-  readonly symbols = new Set<string>();
-  private premium: number;
-  private time = 0;
-
-  constructor(premium: number) {
-    this.premium = premium;
-  }
-
-  subscribe(symbol: string): void {
-    this.symbols.add(symbol);
-    this.quoteSubject.next(this.quote(symbol));
-  }
-  unsubscribe(symbol: string): void {
-    this.symbols.delete(symbol);
-  }
-  start(): void {}
-  stop(): void {}
-
-  tick(time: number, price: number): void {
-    this.time = time;
-    this.tickSubject.next({ time, price, volume: 0 });
-  }
-
-  setPremium(premium: number, time: number): void {
-    this.premium = premium;
-    this.time = time;
-    for (const symbol of this.symbols) this.quoteSubject.next(this.quote(symbol));
-  }
-
-  private quote(symbol: string): Quote {
-    return { symbol, time: this.time, bid: this.premium, ask: this.premium, ltp: this.premium };
-  }
-}
-
-// Monday 5 Jan 2026, 10:00 IST: a candle boundary (buckets start at 09:15); the weekly expiry is Tue 6 Jan.
-const T0 = istDateTime('2026-01-05', '10:00');
-const MINUTE = 60_000;
-
-interface Harness {
-  server: RunningServer;
-  feed: ScriptedFeed;
-  time: VirtualTime;
-  /** advances the virtual clock to T0 + offset and ticks the index there */
-  at(offsetMs: number, price: number): Promise<void>;
-  /** sets the option premium at the current virtual time and lets the service react */
-  premium(value: number): Promise<void>;
-}
-
-const dirs: string[] = [];
-const servers: RunningServer[] = [];
-
-function dataDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'optionpilot-trading-'));
-  dirs.push(dir);
-  return dir;
-}
-
-async function startHarness(dir: string, startAt: number, premium: number): Promise<Harness> {
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: dir,
-    WEB_DIST_DIR: join(dir, 'no-web-build'),
-    LOG_LEVEL: 'silent',
-    SIM_SESSION: 'always',
-  });
-  const time = new VirtualTime(startAt);
-  const feed = new ScriptedFeed(premium);
-  const server = await startServer(config, {
-    logger: createLogger({ level: 'silent' }),
-    trading: { feed, scheduler: time.scheduler },
-  });
-  servers.push(server);
-  const settle = async () => {
-    await time.advance(0);
-    await server.deps.trading.idle();
-  };
-  return {
-    server,
-    feed,
-    time,
-    async at(offsetMs, price) {
-      await time.advance(T0 + offsetMs - time.now());
-      feed.tick(time.now(), price);
-      await settle();
-    },
-    async premium(value) {
-      feed.setPremium(value, time.now());
-      await settle();
-    },
-  };
-}
-
-/** A user with an active subscription; `bot` sets their own switch. */
-async function addUser(h: Harness, name: string, bot: boolean): Promise<number> {
-  const knex = h.server.deps.db.knex;
-  const user = await insertUser(knex, {
-    email: `${name}@example.com`,
-    first_name: name,
-    last_name: 'Test',
-    password_hash: 'not-a-real-hash',
-  });
-  await updateUser(knex, user.id, {
-    subscription_status: 'active',
-    subscription_start_at: T0 - 86_400_000,
-    subscription_end_at: Date.UTC(2099, 0, 1),
-  });
-  await saveTradingSettings(knex, user.id, { bot_enabled: bot, target_points: 40, trade_quantity: 1 });
-  return user.id;
-}
-
-/**
- * Three bullish 1-minute candles of +10 points (10:00–10:03), then a tick through the trigger (high 24030 + 2) at
- * 10:03:10. The trigger tick at 24035 makes ATM 24050, so the CALL buys the 24000 CE of 6 Jan 2026.
- */
-async function callSetup(h: Harness): Promise<void> {
-  const prices = [24_000, 24_005, 24_010, 24_010, 24_015, 24_020, 24_020, 24_025, 24_030];
-  for (let i = 0; i < prices.length; i += 1) {
-    await h.at(Math.floor(i / 3) * MINUTE + (i % 3) * 25_000, prices[i] as number);
-  }
-  await h.at(3 * MINUTE, 24_031); // closes the third candle: the signal is armed, trigger 24032
-  await h.at(3 * MINUTE + 10_000, 24_035); // executes
-}
-
-const SYMBOL = 'NIFTY06JAN2624000CE';
-
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+afterEach(closeHarnesses);
 
 describe('trading loop on a scripted feed', () => {
   it('buys CE ATM−1 of the weekly expiry for an eligible user only, with orders, audit rows and the stop', async () => {
@@ -187,9 +48,10 @@ describe('trading loop on a scripted feed', () => {
       strike_x100: 2_400_000,
       lots: 1,
       quantity: 65,
-      entry_price_paise: 10_000,
-      stop_loss_paise: 8_000,
-      target_paise: 14_000,
+      // The paper broker buys one tick above the ask (PAPER_SLIPPAGE, as backtests do).
+      entry_price_paise: 10_005,
+      stop_loss_paise: 8_005,
+      target_paise: 14_005,
       status: 'open',
       paper: true,
     });
@@ -213,12 +75,15 @@ describe('trading loop on a scripted feed', () => {
       expect.arrayContaining(['order', 'trade']),
     );
 
-    // Target 40 points: at 140 the position closes with the target reason and net P&L after charges.
+    // Target 40 points: at 141 the position closes with the target reason, selling one tick below the bid, and
+    // net P&L after charges.
     await h.premium(140);
+    expect((await listTrades(knex, { userId: trader }))[0]?.status).toBe('open');
+    await h.premium(141);
     const [closed] = await listTrades(knex, { userId: trader });
-    expect(closed).toMatchObject({ status: 'closed', exit_reason: 'target', exit_price_paise: 14_000 });
+    expect(closed).toMatchObject({ status: 'closed', exit_reason: 'target', exit_price_paise: 14_095 });
     expect((closed as TradeRow).charges_paise).toBeGreaterThan(0);
-    expect((closed as TradeRow).pnl_paise).toBe(40 * 65 * 100 - (closed as TradeRow).charges_paise);
+    expect((closed as TradeRow).pnl_paise).toBe((14_095 - 10_005) * 65 - (closed as TradeRow).charges_paise);
     expect(h.feed.symbols.has(SYMBOL)).toBe(false);
   });
 
@@ -235,6 +100,42 @@ describe('trading loop on a scripted feed', () => {
     expect(signals[0]).toMatchObject({ executed: false, skipped_reason: expect.stringMatching(/disabled/) });
     expect(await listTrades(knex)).toEqual([]);
     expect(await listOrders(knex)).toEqual([]);
+  });
+
+  it('an admin pause over HTTP stops the next entry at once while the open position still exits; resume trades again', async () => {
+    const h = await startHarness(dataDir(), T0 - 1_000, 100);
+    const knex = h.server.deps.db.knex;
+    const first = await addUser(h, 'first', true);
+    await callSetup(h);
+    expect(h.server.deps.trading.openPositions().map((p) => p.accountId)).toEqual([String(first)]);
+    const second = await addUser(h, 'second', true);
+
+    const api = { request: jsonClient(h.server.url) };
+    const admin = await signInFirstAdmin(api);
+    const paused = await api.request('POST', '/api/admin/trading/pause', { token: admin.token });
+    expect(paused.json).toMatchObject({ success: true, isRunning: false });
+    // No reload, no wait: the reply comes after the running runtime took the change.
+    expect((await h.server.deps.trading.botStatus(second)).reason).toBe('Trading paused by admin');
+
+    await callSetup(h, 10, 24_100);
+    const signals = await listSignals(knex);
+    expect(signals).toHaveLength(2);
+    expect(signals.filter((s) => s.executed)).toHaveLength(1);
+    expect(await listTrades(knex, { userId: second })).toEqual([]);
+
+    // The paused bot still manages the open position: below the stop (entry 100.05 − 20) it exits.
+    await h.premium(79);
+    const [exited] = await listTrades(knex, { userId: first });
+    expect(exited).toMatchObject({ status: 'closed', exit_reason: 'stop_loss' });
+    expect(h.server.deps.trading.openPositions()).toEqual([]);
+
+    const resumed = await api.request('POST', '/api/admin/trading/resume', { token: admin.token });
+    expect(resumed.json).toMatchObject({ success: true, isRunning: true });
+    await h.premium(100);
+    await callSetup(h, 20, 24_200);
+    const open = h.server.deps.trading.openPositions().map((p) => p.accountId);
+    expect(open.sort()).toEqual([String(first), String(second)].sort());
+    expect(await listTrades(knex, { userId: second })).toHaveLength(1);
   });
 
   it('does not trade a CALL setup while CALL is disabled', async () => {
@@ -258,7 +159,7 @@ describe('trading loop on a scripted feed', () => {
     await first.premium(125);
     await first.premium(118);
     const before = first.server.deps.trading.openPositions()[0]?.risk;
-    expect(before).toMatchObject({ stopPrice: 105, highWater: 125, targetPrice: 140 });
+    expect(before).toMatchObject({ stopPrice: 105, highWater: 125, targetPrice: 140.05 });
     await first.server.close();
 
     // A new server on the same DATA_DIR, later, with the premium above the stop.
@@ -271,7 +172,7 @@ describe('trading loop on a scripted feed', () => {
     expect((stored as TradeRow).stop_loss_paise).toBe(10_500);
     const resumed = second.server.deps.trading.openPositions();
     expect(resumed).toHaveLength(1);
-    expect(resumed[0]?.risk).toMatchObject({ stopPrice: 105, highWater: 125, entryPrice: 100 });
+    expect(resumed[0]?.risk).toMatchObject({ stopPrice: 105, highWater: 125, entryPrice: 100.05 });
     expect(second.feed.symbols.has(SYMBOL)).toBe(true);
 
     await second.premium(104);
@@ -279,7 +180,7 @@ describe('trading loop on a scripted feed', () => {
     expect(closed).toMatchObject({
       status: 'closed',
       exit_reason: 'trailing_stop',
-      exit_price_paise: 10_400,
+      exit_price_paise: 10_395,
     });
     expect(second.server.deps.trading.openPositions()).toEqual([]);
   });

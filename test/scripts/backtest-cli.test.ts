@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -157,6 +159,81 @@ describe('npm run backtest', () => {
     const noInput = await backtest('--json');
     expect(noInput.code).toBe(2);
     expect(noInput.stderr).toContain('--input FILE is required');
+  });
+
+  it('drops an out-of-order row as the live feed does, warns with the count and line; --strict refuses the file', async () => {
+    const lines = readFileSync(resolve(ROOT, FIXTURES, 'ticks.csv'), 'utf8').split('\n');
+    // Line 10 of the file repeats a time from before line 9: one row out of order.
+    const shuffled = [...lines.slice(0, 9), lines[4] ?? '', ...lines.slice(9)];
+    const dir = mkdtempSync(join(tmpdir(), 'backtest-cli-'));
+    const file = join(dir, 'out-of-order.csv');
+    writeFileSync(file, shuffled.join('\n'));
+
+    const clean = await backtest('--input', `${FIXTURES}/ticks.csv`, '--json');
+    const dropped = await backtest('--input', file, '--json');
+    expect(dropped.code).toBe(0);
+    expect(dropped.stderr).toContain('1 row(s) earlier than the row before were dropped');
+    expect(dropped.stderr).toContain('first at line 10');
+    // Dropping the stale row leaves the same data, so the same trades.
+    expect(JSON.parse(dropped.stdout)).toEqual(JSON.parse(clean.stdout));
+
+    const strict = await backtest('--input', file, '--strict');
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toMatch(
+      /out-of-order\.csv: line 10: timestamp .* is earlier than the previous row/,
+    );
+  });
+
+  it('--strategy-file reads the white-box parameter set; flags override it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'backtest-cli-'));
+    const file = join(dir, 'strategy.json');
+    // The shape GET /api/strategy returns.
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'x',
+        intervalMinutes: 1,
+        rules: [],
+        params: {
+          consecutiveCandles: 3,
+          minMovement: 5,
+          entryOffset: 2,
+          stopLoss: 20,
+          target: 40,
+          callEnabled: true,
+          putEnabled: false,
+          tradingEnabled: true,
+          squareOffTime: '15:15',
+        },
+      }),
+    );
+    const callsOnly = JSON.parse(
+      (await backtest('--input', `${FIXTURES}/ticks.csv`, '--strategy-file', file, '--json')).stdout,
+    ) as { trades: { type: string }[] };
+    expect(callsOnly.trades.length).toBeGreaterThan(0);
+    expect(callsOnly.trades.every((t) => t.type === 'CALL')).toBe(true);
+    const tighter = JSON.parse(
+      (
+        await backtest(
+          '--input',
+          `${FIXTURES}/ticks.csv`,
+          '--strategy-file',
+          file,
+          '--target',
+          '15',
+          '--json',
+        )
+      ).stdout,
+    ) as { trades: { type: string }[] };
+    // Still the file's CALL-only set, with the flag's tighter target: the trades change.
+    expect(tighter.trades.length).toBeGreaterThan(0);
+    expect(tighter.trades.every((t) => t.type === 'CALL')).toBe(true);
+    expect(tighter.trades).not.toEqual(callsOnly.trades);
+
+    writeFileSync(file, JSON.stringify({ stopLos: 20 }));
+    const typo = await backtest('--input', `${FIXTURES}/ticks.csv`, '--strategy-file', file);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('unknown parameter "stopLos"');
   });
 
   it('--help prints the usage on stdout and exits 0', async () => {

@@ -10,13 +10,13 @@ import { createExpiryCalendar } from '../calendar/expiry';
 import { istDateTime } from '../calendar/ist';
 import { roundTripCharges } from '../charges/charges';
 import type { Tick } from '../core/types';
-import { roundToTick } from '../instruments/strikes';
-import { blackScholesPrice, yearsBetween } from '../pricing/blackScholes';
+import { createSyntheticQuoter } from '../feeds/syntheticQuotes';
+import type { SyntheticQuoteOptions } from '../feeds/syntheticQuotes';
 import { createPositionRisk, onPrice } from '../risk/positionRisk';
 import type { PositionExit } from '../risk/positionRisk';
 import { DEFAULT_STRATEGY_PARAMS } from '../strategy/params';
-import { createPremiumModel } from './premiumModel';
-import { Backtester, currentWeeklyExpiry, runBacktest } from './backtester';
+import { Backtester, runBacktest } from './backtester';
+import { currentWeeklyExpiry } from '../runtime/entryPlan';
 import type { BacktestOptions, BacktestResult } from './types';
 
 const exchange = createExchangeCalendar(loadCalendarData(calendarJson, { now: Date.UTC(2026, 0, 1) }).data);
@@ -49,7 +49,7 @@ function path(anchors: readonly (readonly [string, number])[], stepSec = 15, dat
   return ticks;
 }
 
-/** Spread and slippage off, so fills equal the model premium and the arithmetic is easy to check. */
+/** Slippage off and the narrowest spread (one tick each side), so fills are the quote's bid and ask. */
 const base: BacktestOptions = {
   params: DEFAULT_STRATEGY_PARAMS,
   calendar: exchange,
@@ -59,12 +59,22 @@ const base: BacktestOptions = {
   fills: { halfSpread: 0, slippageTicks: 0 },
 };
 
-function modelPremium(type: 'CE' | 'PE', spot: number, strike: number, time: number): number {
-  const years = yearsBetween(time, istDateTime(EXPIRY, '15:30'));
-  return roundToTick(
-    blackScholesPrice({ type, spot, strike, time: years, volatility: 0.14, rate: 0.065 }),
-    0.05,
-  );
+/** The quote the runtime sees: the live feeds' Black–Scholes quoter with the backtest's IV, rate and spread. */
+function quoteOf(
+  symbol: string,
+  spot: number,
+  time: number,
+  options: SyntheticQuoteOptions = { halfSpread: 0 },
+) {
+  const quoter = createSyntheticQuoter({
+    atmVolatility: 0.14,
+    rate: 0.065,
+    expiryInstant: (date) => expiries.expiryInstant(date),
+    ...options,
+  });
+  const quote = quoter.quote(symbol, spot, time);
+  if (quote === null) throw new Error(`no quote for ${symbol}`);
+  return quote;
 }
 
 // Three bullish 1-minute candles of +6 from 09:20 (8 points a minute, ticks every 15 s), so a CALL arms at 09:23
@@ -125,13 +135,16 @@ describe('runBacktest', () => {
       quantity: 65,
       exitReason: 'TARGET',
     });
-    expect(trade.entryPremium).toBe(modelPremium('CE', 23524, 23450, at('09:23:00')));
-    expect(trade.exitPremium).toBe(modelPremium('CE', trade.exitIndex, 23450, trade.exitTime));
-    expect(trade.exitPremium).toBeGreaterThanOrEqual(trade.entryPremium + 40);
+    // The paper broker buys at the ask and sells at the bid of the quote at that tick.
+    expect(trade.entryPremium).toBe(quoteOf(trade.symbol, 23524, at('09:23:00')).ask);
+    const exitQuote = quoteOf(trade.symbol, trade.exitIndex, trade.exitTime);
+    expect(trade.exitTrigger).toBe(exitQuote.ltp);
+    expect(trade.exitPremium).toBe(exitQuote.bid);
+    expect(trade.exitTrigger).toBeGreaterThanOrEqual(trade.entryPremium + 40);
     // The tick before the exit was still short of the target: the exit came at the first tick through it.
     const before = trade.exitTime - 15_000;
     const indexBefore = path(callTarget).find((t) => t.time === before)!.price;
-    expect(modelPremium('CE', indexBefore, 23450, before)).toBeLessThan(trade.entryPremium + 40);
+    expect(quoteOf(trade.symbol, indexBefore, before).ltp).toBeLessThan(trade.entryPremium + 40);
     checkArithmetic(result);
     expect(result.metrics).toMatchObject({
       trades: 1,
@@ -165,15 +178,16 @@ describe('runBacktest', () => {
       exitIndex: 23650,
       exitReason: 'STOP_LOSS',
     });
-    expect(trade.exitPremium).toBe(modelPremium('PE', 23650, 23650, at('11:04:00')));
-    expect(trade.exitPremium).toBeLessThan(trade.entryPremium - 20);
+    expect(trade.exitPremium).toBe(quoteOf(trade.symbol, 23650, at('11:04:00')).bid);
+    expect(trade.exitTrigger).toBeLessThan(trade.entryPremium - 20);
     expect(trade.netPnl).toBeLessThan(0);
     checkArithmetic(result);
     expect(result.metrics.exitReasons).toEqual({ STOP_LOSS: { trades: 1, netPnl: trade.netPnl } });
   });
 
-  it('squares off at 15:15 IST from the last index value when no tick arrives at that instant', async () => {
-    // A PUT at 14:53, then silence from 15:05 to 15:25: the virtual clock still closes the trade at 15:15:00.
+  it('squares off at 15:15 IST at the last quote when no tick arrives at that instant', async () => {
+    // A PUT at 14:53, then silence from 15:05 to 15:25: the virtual clock still closes the trade at 15:15:00, at
+    // the last quote the feed published (15:05), as live trading would with a quiet feed.
     const ticks = path([
       ['14:40:00', 23600],
       ['14:50:00', 23600],
@@ -194,7 +208,7 @@ describe('runBacktest', () => {
       exitTime: at('15:15:00'),
       exitIndex: 23580,
     });
-    expect(trade.exitPremium).toBe(modelPremium('PE', 23580, trade.strike, at('15:15:00')));
+    expect(trade.exitPremium).toBe(quoteOf(trade.symbol, 23580, at('15:05:00')).bid);
     checkArithmetic(result);
   });
 
@@ -227,18 +241,15 @@ describe('runBacktest', () => {
     expect(m.netPnl).toBeCloseTo(m.grossPnl - m.charges, 2);
   });
 
-  it('applies the spread and slippage: buys above the model premium and sells below it', async () => {
+  it('applies the spread and slippage: buys one tick above the ask and sells one tick below the bid', async () => {
     const result = await run(path(putStop), { fills: { halfSpread: 0.0025, slippageTicks: 1 } });
     const trade = result.trades[0]!;
-    const entryLtp = modelPremium('PE', 23600, 23650, at('11:03:00'));
-    // half-spread max(0.05, 0.25%) rounded up to the tick, plus one tick of slippage.
-    expect(trade.entryPremium).toBe(
-      roundToTick(entryLtp + Math.max(0.05, entryLtp * 0.0025) + 0.05, 0.05, 'up'),
-    );
-    expect(trade.exitTrigger).toBe(modelPremium('PE', 23650, 23650, at('11:04:00')));
-    expect(trade.exitPremium).toBe(
-      roundToTick(trade.exitTrigger - Math.max(0.05, trade.exitTrigger * 0.0025) - 0.05, 0.05, 'down'),
-    );
+    const spread = { halfSpread: 0.0025 };
+    const entry = quoteOf(trade.symbol, 23600, at('11:03:00'), spread);
+    const exit = quoteOf(trade.symbol, 23650, at('11:04:00'), spread);
+    expect(trade.entryPremium).toBeCloseTo(entry.ask + 0.05, 9);
+    expect(trade.exitTrigger).toBe(exit.ltp);
+    expect(trade.exitPremium).toBeCloseTo(exit.bid - 0.05, 9);
   });
 
   it('closes candles at their end on the virtual clock, reports signals, and takes async input', async () => {
@@ -312,9 +323,9 @@ describe('runBacktest', () => {
 
   it('refuses ticks after finish and returns the same result twice', async () => {
     const backtester = new Backtester(base);
-    for (const tick of path(putStop)) backtester.push(tick);
-    const first = backtester.finish();
-    expect(backtester.finish()).toBe(first);
+    for (const tick of path(putStop)) await backtester.push(tick);
+    const first = await backtester.finish();
+    expect(await backtester.finish()).toBe(first);
     expect(() => backtester.push({ time: at('12:00:00'), price: 1, volume: 0 })).toThrow(/finished/);
   });
 });
@@ -341,14 +352,12 @@ function randomDay(seed: number, date = DAY): Tick[] {
 
 describe('risk exits match the risk state machine fed every tick', () => {
   it('for every trade, onPrice on each premium from entry gives the same exit (random days)', async () => {
-    const model = createPremiumModel({ iv: 0.14 });
     const reasons = new Set<string>();
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.boolean(), async (seed, trailing) => {
         const ticks = randomDay(seed);
         const result = await run(ticks, { fills: undefined, trailing });
         for (const trade of result.trades) {
-          const expiryAt = istDateTime(trade.expiry, '15:30');
           const squareOffAt = at('15:15:00');
           let state = createPositionRisk({
             entryPrice: trade.entryPremium,
@@ -359,18 +368,16 @@ describe('risk exits match the risk state machine fed every tick', () => {
             entryTime: trade.entryTime,
           });
           let exit: PositionExit | undefined;
-          let index = 0;
+          let lastLtp = 0;
           for (const tick of ticks) {
             if (tick.time <= trade.entryTime) continue;
-            // No tick is exactly at the square-off instant on the backtest's clock: it fires first, from the last index.
-            const time = tick.time >= squareOffAt ? squareOffAt : tick.time;
-            const spot = tick.time >= squareOffAt ? index : tick.price;
-            ({ state, exit } = onPrice(
-              state,
-              model.ltp(trade.optionType, spot, trade.strike, expiryAt - time),
-              time,
-            ));
-            index = tick.price;
+            // The square-off timer fires before the tick at its instant, at the last quote the feed published.
+            const squaring = tick.time >= squareOffAt;
+            const ltp = squaring
+              ? lastLtp
+              : quoteOf(trade.symbol, tick.price, tick.time, { halfSpread: 0.0025 }).ltp;
+            ({ state, exit } = onPrice(state, ltp, squaring ? squareOffAt : tick.time));
+            lastLtp = ltp;
             if (exit) break;
           }
           expect(exit).toBeDefined();
@@ -382,7 +389,8 @@ describe('risk exits match the risk state machine fed every tick', () => {
     );
     // the random days exercise the rules that matter, not just one of them
     expect([...reasons]).toEqual(expect.arrayContaining(['STOP_LOSS', 'TARGET', 'TRAILING_STOP']));
-  });
+    // Twelve whole days through the runtime: seconds of work on a loaded 2-core CI box, so a generous limit.
+  }, 60_000);
 });
 
 describe('currentWeeklyExpiry', () => {

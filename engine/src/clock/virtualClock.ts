@@ -14,3 +14,32 @@ export function createVirtualClock(startAt: number): VirtualClock {
   const base = new VirtualTimeScheduler();
   return { scheduler: createScaledScheduler({ speed: 1, startAt, base }), flush: () => base.flush() };
 }
+
+/** A virtual clock that a backtest steps tick by tick, so async work (fills) settles between two ticks. */
+export interface SteppingClock {
+  readonly scheduler: ScaledScheduler;
+  /** runs every action due at or before `time` in time order, then shows `time` */
+  advanceTo(time: number): void;
+  /** when the earliest scheduled action is due (epoch ms), if any */
+  nextDue(): number | undefined;
+}
+
+/** Creates a stepping virtual clock starting at `startAt` (epoch ms). */
+export function createSteppingClock(startAt: number): SteppingClock {
+  const base = new VirtualTimeScheduler(undefined, Number.POSITIVE_INFINITY);
+  const scheduler = createScaledScheduler({ speed: 1, startAt, base });
+  return {
+    scheduler,
+    advanceTo(time) {
+      const frame = time - startAt;
+      if (frame < base.frame) return;
+      base.maxFrames = frame;
+      base.flush();
+      base.frame = frame;
+    },
+    nextDue() {
+      const next = base.actions[0];
+      return next === undefined ? undefined : startAt + next.delay;
+    },
+  };
+}

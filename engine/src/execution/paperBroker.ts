@@ -21,6 +21,9 @@ export interface QuoteSource {
 /** Adverse slippage applied to every paper fill: a number of ticks, or basis points of the price. */
 export type Slippage = { readonly ticks: number } | { readonly bps: number };
 
+/** The adverse slippage of paper trading, live and in backtests alike: one tick beyond the touch. */
+export const PAPER_SLIPPAGE: Slippage = { ticks: 1 };
+
 /** Options of `PaperBroker`. */
 export interface PaperBrokerOptions {
   readonly quotes: QuoteSource;

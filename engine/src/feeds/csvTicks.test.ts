@@ -39,6 +39,8 @@ describe('parseCsvTicks: ticks', () => {
         { time: T0 + 2000, price: 24002.25, volume: 3 },
         { time: T0 + 3500, price: 24003, volume: 0 },
       ],
+      dropped: 0,
+      firstDroppedLine: null,
     });
   });
 
@@ -106,7 +108,6 @@ describe('parseCsvTicks: errors name the line and the problem', () => {
     [`timestamp,price\n${T0},`, 'line 2: price is missing'],
     [`timestamp,price,volume\n${T0},24000,-1`, 'line 2: volume -1 must be zero or more'],
     [`timestamp,price\n${T0},1,2`, 'line 2: 3 fields but the header has 2'],
-    [`timestamp,price\n${T0 + 5},1\n${T0},1`, `line 3: timestamp ${T0} is earlier than the previous row`],
     [
       'timestamp,price\n2026-11-23T09:15:00,1',
       'line 2: timestamp "2026-11-23T09:15:00" is neither epoch milliseconds nor ISO-8601 with an offset',
@@ -127,6 +128,26 @@ describe('parseCsvTicks: errors name the line and the problem', () => {
     const error = errorOf(text);
     expect(error.message.startsWith(message)).toBe(true);
     expect(error.line).toBe(Number(/^line (\d+)/.exec(message)?.[1]));
+  });
+});
+
+describe('out-of-order rows follow the live feed', () => {
+  const text = `timestamp,price\n${T0 + 5},1\n${T0},2\n${T0 + 6},3\n${T0 + 1},4\n${T0 + 7},5`;
+
+  it('drops and counts a row earlier than the one before, naming the first line', () => {
+    const result = parseCsvTicks(text);
+    expect(result.ticks.map((t) => t.price)).toEqual([1, 3, 5]);
+    expect(result).toMatchObject({ dropped: 2, firstDroppedLine: 3 });
+  });
+
+  it('still checks a dropped row', () => {
+    expect(() => parseCsvTicks(`timestamp,price\n${T0 + 5},1\n${T0},abc`)).toThrow(/line 3: price "abc"/);
+  });
+
+  it('refuses the file when strict', () => {
+    expect(() => parseCsvTicks(text, { strict: true })).toThrow(
+      new RegExp(`line 3: timestamp ${T0} is earlier than the previous row`),
+    );
   });
 });
 

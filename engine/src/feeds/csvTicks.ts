@@ -35,11 +35,26 @@ export interface CsvTickParser {
   readonly kind: CsvKind | null;
   /** parses the next line (without its line break) and returns the ticks it yields */
   line(text: string): Tick[];
+  /** rows dropped for being earlier than the row before (the live feed's rule) */
+  readonly dropped: number;
+  /** line number of the first dropped row, null when none was */
+  readonly firstDroppedLine: number | null;
+}
+
+/** Options of {@link createCsvTickParser}. */
+export interface CsvTickParserOptions {
+  /**
+   * refuse a row earlier than the previous one (a `CsvParseError`) instead of dropping and counting it as the live
+   * feed drops an out-of-order tick (default false)
+   */
+  readonly strict?: boolean;
 }
 
 /** Creates a {@link CsvTickParser}; errors are {@link CsvParseError}s naming the line and the problem. */
-export function createCsvTickParser(): CsvTickParser {
+export function createCsvTickParser(options: CsvTickParserOptions = {}): CsvTickParser {
   let lineNo = 0;
+  let dropped = 0;
+  let firstDroppedLine: number | null = null;
   let kind: CsvKind | null = null;
   let index: Record<string, number> = {};
   let width = 0;
@@ -109,14 +124,35 @@ export function createCsvTickParser(): CsvTickParser {
       if (Number.isNaN(time) || !isValidDate(m[1] ?? ''))
         throw new CsvParseError(lineNo, `timestamp "${raw}" is not a real date and time`);
     }
-    if (time < lastTime) throw new CsvParseError(lineNo, `timestamp ${raw} is earlier than the previous row`);
-    lastTime = time;
     return time;
+  }
+
+  function rowTicks(cells: string[], time: number): Tick[] {
+    const volume = number(cells, 'volume', { optional: true });
+    if (kind === 'ticks') return [{ time, price: number(cells, 'price'), volume }];
+    const bar = {
+      time,
+      open: number(cells, 'open'),
+      high: number(cells, 'high'),
+      low: number(cells, 'low'),
+      close: number(cells, 'close'),
+      volume,
+    };
+    if (bar.high < Math.max(bar.open, bar.close, bar.low) || bar.low > Math.min(bar.open, bar.close)) {
+      throw new CsvParseError(lineNo, `high ${bar.high} / low ${bar.low} do not contain open and close`);
+    }
+    return candleToTicks(bar);
   }
 
   return {
     get kind() {
       return kind;
+    },
+    get dropped() {
+      return dropped;
+    },
+    get firstDroppedLine() {
+      return firstDroppedLine;
     },
     line(text) {
       lineNo += 1;
@@ -131,20 +167,21 @@ export function createCsvTickParser(): CsvTickParser {
         throw new CsvParseError(lineNo, `${cells.length} fields but the header has ${width}`);
       }
       const time = timestamp(cells);
-      const volume = number(cells, 'volume', { optional: true });
-      if (kind === 'ticks') return [{ time, price: number(cells, 'price'), volume }];
-      const bar = {
-        time,
-        open: number(cells, 'open'),
-        high: number(cells, 'high'),
-        low: number(cells, 'low'),
-        close: number(cells, 'close'),
-        volume,
-      };
-      if (bar.high < Math.max(bar.open, bar.close, bar.low) || bar.low > Math.min(bar.open, bar.close)) {
-        throw new CsvParseError(lineNo, `high ${bar.high} / low ${bar.low} do not contain open and close`);
+      const ticks = rowTicks(cells, time);
+      if (time < lastTime) {
+        if (options.strict === true) {
+          throw new CsvParseError(
+            lineNo,
+            `timestamp ${cell(cells, 'timestamp') ?? ''} is earlier than the previous row`,
+          );
+        }
+        // The live feed's rule: an out-of-order tick is dropped and counted (the row itself was still checked).
+        dropped += 1;
+        firstDroppedLine ??= lineNo;
+        return [];
       }
-      return candleToTicks(bar);
+      lastTime = time;
+      return ticks;
     },
   };
 }
@@ -196,12 +233,20 @@ export async function* parseCsvLinesAsync(lines: AsyncIterable<string>): AsyncGe
 }
 
 /** Parses a whole replay CSV: ticks `timestamp,price[,volume]` or 1-minute candles `timestamp,open,high,low,close[,volume]`. */
-export function parseCsvTicks(text: string): { kind: CsvKind; ticks: Tick[] } {
-  const parser = createCsvTickParser();
+export function parseCsvTicks(
+  text: string,
+  options: CsvTickParserOptions = {},
+): { kind: CsvKind; ticks: Tick[]; dropped: number; firstDroppedLine: number | null } {
+  const parser = createCsvTickParser(options);
   const ticks: Tick[] = [];
   for (const line of linesOf(text)) {
     for (const tick of parser.line(line)) ticks.push(tick);
   }
   if (parser.kind === null) throw new CsvParseError(1, `the file has no header row; ${EXPECTED}`);
-  return { kind: parser.kind, ticks };
+  return {
+    kind: parser.kind,
+    ticks,
+    dropped: parser.dropped,
+    firstDroppedLine: parser.firstDroppedLine,
+  };
 }

@@ -12,6 +12,8 @@ describe('readReplayFile', () => {
     expect(await readReplayFile(good)).toEqual({
       kind: 'ticks',
       ticks: [{ time: 1795412700000, price: 24000, volume: 0 }],
+      dropped: 0,
+      firstDroppedLine: null,
     });
     const bad = join(dir, 'bad.csv');
     writeFileSync(bad, 'timestamp,price\n1795412700000,abc\n');

@@ -35,9 +35,23 @@ export function createSyntheticQuoter(options: SyntheticQuoteOptions = {}): Synt
   const tick = options.tickSize ?? 0.05;
   const halfSpread = options.halfSpread ?? 0.0025;
   const expiryInstant = options.expiryInstant ?? ((date: string) => istDateTime(date, '15:30'));
+  // A feed quotes the same few symbols on every tick: parse each symbol and resolve its expiry instant once.
+  const contracts = new Map<string, { strike: number; optionType: 'CE' | 'PE'; expiryAt: number } | null>();
+  const contractOf = (symbol: string) => {
+    let contract = contracts.get(symbol);
+    if (contract === undefined) {
+      const parts = parseOptionSymbol(symbol);
+      contract = parts
+        ? { strike: parts.strike, optionType: parts.optionType, expiryAt: expiryInstant(parts.expiry) }
+        : null;
+      if (contracts.size > 1_000) contracts.clear();
+      contracts.set(symbol, contract);
+    }
+    return contract;
+  };
   return {
     quote(symbol, spot, time) {
-      const parts = parseOptionSymbol(symbol);
+      const parts = contractOf(symbol);
       if (!parts) return null;
       const m = Math.log(parts.strike / spot);
       const volatility = Math.min(3 * atm, Math.max(0.5 * atm, atm * (1 - 1.5 * m + 8 * m * m)));
@@ -45,7 +59,7 @@ export function createSyntheticQuoter(options: SyntheticQuoteOptions = {}): Synt
         type: parts.optionType,
         spot,
         strike: parts.strike,
-        time: yearsBetween(time, expiryInstant(parts.expiry)),
+        time: yearsBetween(time, parts.expiryAt),
         volatility,
         rate,
       });

@@ -66,6 +66,10 @@ export function roundToTick(price: number, tick: number, mode: TickRounding = 'n
       : mode === 'down'
         ? Math.floor(ticks + EPS)
         : Math.round(ticks + EPS);
+  // A tick that divides a rupee (0.05 → 20 steps): n / steps is already the double nearest the decimal price,
+  // the same one formatting would give, without the formatting (quotes round three times per tick).
+  const steps = Math.round(1 / tick);
+  if (steps >= 1 && Math.abs(steps * tick - 1) < 1e-12) return n / steps;
   const decimals = Math.max(0, -Math.floor(Math.log10(tick)) + 2);
   return Number((n * tick).toFixed(decimals));
 }

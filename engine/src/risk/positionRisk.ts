@@ -141,8 +141,7 @@ export function onPrice(state: PositionRiskState, premium: number, time: number)
   if (state.exit !== undefined) return { state };
   let squareOffAt = state.squareOffAt;
   if (squareOffAt === null) squareOffAt = istTimeOnDateOf(time, state.squareOffTime ?? DEFAULT_SQUARE_OFF);
-  const base: PositionRiskState = { ...state, squareOffAt };
-  if (time >= squareOffAt) return close(base, 'SQUARE_OFF', premium, time);
+  if (time >= squareOffAt) return close({ ...state, squareOffAt }, 'SQUARE_OFF', premium, time);
 
   const highWater = Math.max(state.highWater, premium);
   let stopPrice = state.stopPrice;
@@ -159,8 +158,10 @@ export function onPrice(state: PositionRiskState, premium: number, time: number)
       targetHits += 1;
     }
   }
+  // One copy per price: this runs for every quote of every open position.
   const next: PositionRiskState = {
-    ...base,
+    ...state,
+    squareOffAt,
     highWater,
     stopPrice,
     targetPrice,

@@ -1,12 +1,7 @@
-import { istDate } from '../calendar/ist';
-import {
-  breachesDailyLoss,
-  createAccountRisk,
-  dayPnl,
-  markUnrealised,
-  realise,
-  rollSession,
-} from './accountRisk';
+import { IST_OFFSET_MS, istDate } from '../calendar/ist';
+
+const DAY_MS = 86_400_000;
+import { breachesDailyLoss, createAccountRisk, markUnrealised, realise, rollSession } from './accountRisk';
 import type { AccountRiskState } from './accountRisk';
 import { createPositionRisk, forceExit, onPrice, unrealisedPnl } from './positionRisk';
 import type {
@@ -79,11 +74,14 @@ export class RiskManager {
   private tradingStateValue: TradingState = 'ACTIVE';
   private readonly accounts = new Map<string, AccountRiskState>();
   private readonly positions = new Map<string, RiskPosition>();
-  private readonly tradingDate: (time: number) => string;
+  private readonly tradingDateOf: (time: number) => string;
+  /** the IST day number and trading date of the last lookup: prices arrive many times a second */
+  private lastDay = Number.NaN;
+  private lastTradingDate = '';
   private readonly onePositionPerAccount: boolean;
 
   constructor(options: RiskManagerOptions = {}, snapshot?: RiskSnapshot) {
-    this.tradingDate = options.tradingDate ?? istDate;
+    this.tradingDateOf = options.tradingDate ?? istDate;
     this.onePositionPerAccount = options.onePositionPerAccount ?? true;
     if (snapshot !== undefined) {
       this.tradingStateValue = snapshot.tradingState;
@@ -136,10 +134,22 @@ export class RiskManager {
     return this.accounts.get(accountId);
   }
 
-  /** Day P&L of an account, realised plus unrealised. */
+  /** Day P&L of an account, realised plus unrealised at the last prices. */
   dayPnl(accountId: string): number {
     const account = this.accounts.get(accountId);
-    return account === undefined ? 0 : dayPnl(account);
+    if (account === undefined) return 0;
+    return Math.round((account.realisedPnl + this.unrealised(accountId)) * 100) / 100;
+  }
+
+  /** Unrealised P&L of an account's open positions at their last prices, rupees. */
+  unrealised(accountId: string): number {
+    let sum = 0;
+    for (const position of this.positions.values()) {
+      if (position.accountId !== accountId) continue;
+      const { risk } = position;
+      sum += unrealisedPnl(risk, risk.exit?.price ?? risk.lastPrice, position.quantity);
+    }
+    return Math.round(sum * 100) / 100;
   }
 
   /** Open positions (including those whose exit is in flight). */
@@ -176,12 +186,24 @@ export class RiskManager {
     return { ok: true, position };
   }
 
+  /**
+   * Manages a position whose entry filled although entries were blocked meanwhile (halted, locked): the
+   * contracts are bought, so their stop, target and square-off still apply.
+   */
+  adoptPosition(position: RiskPosition): void {
+    this.positions.set(position.positionId, position);
+  }
+
   /** Feeds a premium for `symbol`: returns the exits it triggers (stops, targets, square-off, daily loss). */
   onPrice(symbol: string, premium: number, time: number): ExitInstruction[] {
     const exits: ExitInstruction[] = [];
     const touched = new Set<string>();
     for (const position of this.positions.values()) {
       if (position.symbol !== symbol || position.risk.exit !== undefined) continue;
+      // The same premium again before the square-off changes nothing: no new high, no stop or target crossed
+      // (it would have exited at this premium already), the same unrealised P&L.
+      const { risk } = position;
+      if (premium === risk.lastPrice && risk.squareOffAt !== null && time < risk.squareOffAt) continue;
       this.roll(position.accountId, time);
       const step = onPrice(position.risk, premium, time);
       const exit = this.record(position, step);
@@ -253,6 +275,16 @@ export class RiskManager {
     return this.enforceDailyLoss(position.accountId, time);
   }
 
+  /** The trading date of `time`; a trading date changes only at an IST midnight, so one lookup serves a day. */
+  private tradingDate(time: number): string {
+    const day = Math.floor((time + IST_OFFSET_MS) / DAY_MS);
+    if (day !== this.lastDay) {
+      this.lastDay = day;
+      this.lastTradingDate = this.tradingDateOf(time);
+    }
+    return this.lastTradingDate;
+  }
+
   private roll(accountId: string, time: number): AccountRiskState | undefined {
     const account = this.accounts.get(accountId);
     if (account === undefined) return undefined;
@@ -263,7 +295,9 @@ export class RiskManager {
 
   private mark(accountId: string, positionId: string, pnl: number): void {
     const account = this.accounts.get(accountId);
-    if (account !== undefined) this.accounts.set(accountId, markUnrealised(account, positionId, pnl));
+    // Only a loss limit reads the marks; `unrealised()` and `dayPnl()` price open positions on demand.
+    if (account !== undefined && account.maxDailyLoss > 0)
+      this.accounts.set(accountId, markUnrealised(account, positionId, pnl));
   }
 
   private record(position: RiskPosition, step: PositionRiskStep): ExitInstruction | undefined {

@@ -1,5 +1,7 @@
-// Attempt budgets on top of a RateLimiter. A budget is checked before the work and charged for each attempt
-// (or only failed ones, for logins), so an attacker cannot keep guessing passwords or spraying reset mails.
+// Attempt budgets on top of a RateLimiter. Every attempt is charged BEFORE the work, in one atomic step per budget
+// (`takeBudgets`), so parallel requests cannot all slip past a check made before a slow Argon2 verify; password
+// checks give the charge back when the password was right. An attacker cannot keep guessing passwords or spraying
+// reset mails, and a stranger guessing from their own address uses up only that address's share of an account.
 import { AppError } from '../errors';
 import type { RateLimiter, RateLimitState } from './rateLimiter';
 
@@ -14,7 +16,10 @@ const MINUTE = 60_000;
 
 export const BUDGETS = {
   loginPerIp: { name: 'login:ip', limit: 30, windowMs: 15 * MINUTE },
-  loginPerAccount: { name: 'login:account', limit: 10, windowMs: 15 * MINUTE },
+  /** wrong passwords for one account from one address: the lockout a stranger can cause hits only themselves */
+  loginPerAccountIp: { name: 'login:account-ip', limit: 10, windowMs: 15 * MINUTE },
+  /** every address together, slower: guessing from many addresses is still bounded per account */
+  loginPerAccount: { name: 'login:account', limit: 100, windowMs: 60 * MINUTE },
   resetRequestPerIp: { name: 'reset-request:ip', limit: 10, windowMs: 15 * MINUTE },
   resetRequestPerEmail: { name: 'reset-request:email', limit: 3, windowMs: 15 * MINUTE },
   resetAttemptPerIp: { name: 'reset:ip', limit: 20, windowMs: 15 * MINUTE },
@@ -31,35 +36,53 @@ export function registerPerIp(limit: number): Budget {
 
 const keyOf = (budget: Budget, subject: string) => `${budget.name}:${subject}`;
 
-/** Throws 429 (with Retry-After) when any of the budgets is already used up. */
-export async function assertWithinBudgets(
-  limiter: RateLimiter,
-  checks: ReadonlyArray<readonly [Budget, string]>,
-): Promise<void> {
-  for (const [budget, subject] of checks) {
-    const state = await limiter.peek(keyOf(budget, subject));
-    if (state.count >= budget.limit) {
-      throw new AppError('rate_limited', {
-        retryAfterSeconds: Math.max(1, Math.ceil(state.resetInMs / 1000)),
-      });
-    }
-  }
+/** Key of one account × address in `BUDGETS.loginPerAccountIp`; the e-mail comes first so a prefix finds them all. */
+export const accountIpSubject = (email: string, ip: string) => `${email}|${ip}`;
+
+/** One attempt charged to several budgets; `refund` gives it back to all of them. */
+export interface Charge {
+  refund(): Promise<void>;
 }
 
-/** Charges one attempt to a budget; the state says how much of it is used, this attempt included. */
+const rateLimited = (resetInMs: number) =>
+  new AppError('rate_limited', { retryAfterSeconds: Math.max(1, Math.ceil(resetInMs / 1000)) });
+
+/**
+ * Charges one attempt to every budget, or to none: throws 429 (with Retry-After) when any of them is used up.
+ * Each budget is taken atomically, so of N concurrent attempts at most `limit` get through.
+ */
+export async function takeBudgets(
+  limiter: RateLimiter,
+  checks: ReadonlyArray<readonly [Budget, string]>,
+): Promise<Charge> {
+  const taken: string[] = [];
+  const refund = async () => {
+    for (const key of taken) await limiter.refund(key);
+  };
+  for (const [budget, subject] of checks) {
+    const key = keyOf(budget, subject);
+    const result = await limiter.take(key, budget.limit, budget.windowMs);
+    if (!result.allowed) {
+      await refund();
+      throw rateLimited(result.resetInMs);
+    }
+    taken.push(key);
+  }
+  return { refund };
+}
+
+/** Charges one attempt to a budget (counted even past the limit); the state says how much of it is used. */
 export function chargeBudget(limiter: RateLimiter, budget: Budget, subject: string): Promise<RateLimitState> {
   return limiter.hit(keyOf(budget, subject), budget.windowMs);
-}
-
-/** Charges one attempt to each budget. */
-export async function chargeBudgets(
-  limiter: RateLimiter,
-  checks: ReadonlyArray<readonly [Budget, string]>,
-): Promise<void> {
-  for (const [budget, subject] of checks) await chargeBudget(limiter, budget, subject);
 }
 
 /** Clears a budget (e.g. an account's failed-login count after a successful login). */
 export function clearBudget(limiter: RateLimiter, budget: Budget, subject: string): Promise<void> {
   return limiter.reset(keyOf(budget, subject));
+}
+
+/** Lifts every login lockout of an account (all addresses and the global budget), e.g. after a password reset. */
+export async function clearLoginLockouts(limiter: RateLimiter, email: string): Promise<void> {
+  await limiter.resetPrefix(keyOf(BUDGETS.loginPerAccountIp, accountIpSubject(email, '')));
+  await clearBudget(limiter, BUDGETS.loginPerAccount, email);
 }

@@ -123,8 +123,10 @@ export interface TradeDto {
   stopLoss: number;
   target: number;
   quantity: number;
-  /** rupees; null while open */
+  /** rupees, net of charges; null while open */
   pnl: number | null;
+  /** an open trade's gross P&L at the last option quote (mark to market), rupees; null when closed or unquoted */
+  markPnl: number | null;
   status: TradeStatus;
   exitReason: string | null;
   paper: boolean;

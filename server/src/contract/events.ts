@@ -12,6 +12,8 @@ import type {
   TradeDto,
   UserStatsDto,
 } from './dto';
+import type { PaymentRequestDto } from './admin';
+import type { SubscriptionDto } from './user';
 
 export interface ServerToClientEvents {
   'market:tick': (tick: MarketTickDto) => void;
@@ -24,6 +26,10 @@ export interface ServerToClientEvents {
   'admin:log': (log: LogDto) => void;
   'admin:trade': (trade: AdminTradeDto) => void;
   'admin:control': (control: AdminControlDto) => void;
+  /** the trader's subscription changed (an approved UPI request, an admin activation) */
+  'user:subscription': (subscription: SubscriptionDto) => void;
+  /** one of the trader's payment requests was reviewed (a rejection carries the admin's note) */
+  'user:payment-request': (request: PaymentRequestDto) => void;
   /**
    * sent just before the server disconnects a socket whose session ended: `logout`, `password_changed`, … or
    * `expired` when the session's token expires while the socket is connected

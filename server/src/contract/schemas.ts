@@ -1,5 +1,6 @@
 // Request-body schemas shared by server validation and web forms, so both enforce the same rules.
 import { z } from 'zod';
+import { plainText } from './text';
 
 /** spec §5: at least 8 characters with a lowercase letter, an uppercase letter and a digit. */
 export const passwordSchema = z
@@ -30,11 +31,14 @@ export const phoneSchema = z
   .transform((v) => `+91${v.slice(-10)}`);
 
 const nameSchema = (field: string) =>
-  z
-    .string({ error: `${field} is required` })
-    .trim()
-    .min(1, `${field} is required`)
-    .max(80, `${field} is too long`);
+  plainText(
+    z
+      .string({ error: `${field} is required` })
+      .trim()
+      .min(1, `${field} is required`)
+      .max(80, `${field} is too long`),
+    field,
+  );
 
 export const registerSchema = z.object({
   firstName: nameSchema('firstName'),
@@ -54,10 +58,13 @@ export type LoginRequest = z.input<typeof loginSchema>;
 export const requestPasswordResetSchema = z.object({ email: emailSchema });
 
 export const resetPasswordSchema = z.object({
-  token: z
-    .string({ error: 'token is required' })
-    .min(1, 'Reset token is missing. Please use the link from your email.')
-    .max(200),
+  token: plainText(
+    z
+      .string({ error: 'token is required' })
+      .min(1, 'Reset token is missing. Please use the link from your email.')
+      .max(200),
+    'token',
+  ),
   newPassword: passwordSchema,
 });
 

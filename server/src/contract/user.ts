@@ -1,8 +1,10 @@
 // Contract of the live trading loop (issue: engine in the server, user dashboard, payment in test mode).
 // Money on the wire: `*Paise` fields are integer paise; plain `amount`/`pnl` fields follow the spec and are rupees.
 import { z } from 'zod';
+import { buyerSchema } from './gst';
 import type { BrokerType, SubscriptionStatus, UserDto } from './dto';
 import { BROKER_TYPES } from './dto';
+import { plainText } from './text';
 
 export interface PlanDto {
   code: string;
@@ -36,6 +38,19 @@ export interface TradingSettingsDto {
   tradeQuantity: number;
   /** units per lot of the current contract, for display ("2 lots = 130 qty") */
   lotSize: number;
+  /** the strategy this trader follows; null = the default (built-in) one */
+  strategyId: number | null;
+  /** the strategies a trader may follow: every active one, the default first */
+  strategies: StrategyOptionDto[];
+}
+
+/** A strategy a trader may choose in Trading Settings (white-box: its rules are on the strategy panel). */
+export interface StrategyOptionDto {
+  id: number;
+  name: string;
+  description: string;
+  /** the built-in strategy, run on the admin controls */
+  isDefault: boolean;
 }
 
 export const TARGET_SETTINGS = [15, 20, 25, 30, 35, 40] as const;
@@ -53,6 +68,13 @@ export const tradingSettingsSchema = z.object({
     .int('tradeQuantity must be a whole number of lots')
     .min(1, 'tradeQuantity must be between 1 and 10 lots')
     .max(10, 'tradeQuantity must be between 1 and 10 lots'),
+  /** the strategy to follow; null or absent = the default one */
+  strategyId: z
+    .number({ error: 'strategyId must be a number' })
+    .int('strategyId must be a whole number')
+    .positive('strategyId must be a strategy id')
+    .nullable()
+    .optional(),
 });
 export type TradingSettingsRequest = z.infer<typeof tradingSettingsSchema>;
 
@@ -124,18 +146,20 @@ export const brokerTypeSchema = z
   .transform((v) => (v === 'grow' ? 'groww' : v === 'upstokes' ? 'upstox' : v))
   .pipe(z.enum(BROKER_TYPES, { error: `brokerType must be one of ${BROKER_TYPES.join(', ')}` }));
 
+const brokerCredential = (field: 'apiKey' | 'apiSecret', max: number) =>
+  plainText(
+    z
+      .string({ error: `${field} is required` })
+      .trim()
+      .min(1, 'Please fill in all broker credentials including API secret')
+      .max(max, `${field} is too long`),
+    field,
+  );
+
 export const brokerCredentialsSchema = z.object({
   brokerType: brokerTypeSchema,
-  apiKey: z
-    .string({ error: 'apiKey is required' })
-    .trim()
-    .min(1, 'Please fill in all broker credentials including API secret')
-    .max(200, 'apiKey is too long'),
-  apiSecret: z
-    .string({ error: 'apiSecret is required' })
-    .trim()
-    .min(1, 'Please fill in all broker credentials including API secret')
-    .max(500, 'apiSecret is too long'),
+  apiKey: brokerCredential('apiKey', 200),
+  apiSecret: brokerCredential('apiSecret', 500),
 });
 
 /** Masked view of a stored broker connection: never the secret, the key only as its last 4 characters. */
@@ -146,6 +170,12 @@ export interface BrokerConnectionDto {
   connected: boolean;
   tokenExpiresAt: string | null;
   lastError: string | null;
+  /** Connected / Session expired / Not connected, judged against the clock (a token past its expiry is expired) */
+  session: 'connected' | 'expired' | 'not_connected';
+  /** the broker's name for the account, from the last login */
+  accountName: string | null;
+  /** the URL to register as the redirect URL in the broker app: `{origin}/broker/{broker}/callback` */
+  redirectUrl: string;
 }
 
 export interface BrokerSaveResponse {
@@ -156,21 +186,24 @@ export interface BrokerSaveResponse {
 }
 
 export const contactSchema = z.object({
-  name: z
-    .string({ error: 'name is required' })
-    .trim()
-    .min(1, 'name is required')
-    .max(120, 'name is too long'),
+  name: plainText(
+    z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(120, 'name is too long'),
+    'name',
+  ),
   email: z
     .string({ error: 'email is required' })
     .trim()
     .email('email must be a valid e-mail address')
     .max(254),
-  message: z
-    .string({ error: 'message is required' })
-    .trim()
-    .min(1, 'message is required')
-    .max(5000, 'message must be at most 5000 characters'),
+  message: plainText(
+    z
+      .string({ error: 'message is required' })
+      .trim()
+      .min(1, 'message is required')
+      .max(5000, 'message must be at most 5000 characters'),
+    'message',
+    { multiline: true },
+  ),
 });
 
 /** `GET /api/config`: the explicit list of settings the browser may know. */
@@ -180,13 +213,65 @@ export interface PublicConfigDto {
   razorpayKeyId: string | null;
   feed: { kind: string; simulated: boolean };
   sessionMode: 'always' | 'market';
+  /** the operator's business details, from configuration (never hard-coded in the web bundle) */
+  operator: {
+    legalName: string;
+    address: string;
+    stateCode: string;
+    gstin: string;
+    supportEmail: string;
+    supportPhone: string;
+  };
 }
 
-/** `POST /api/payment/create-order`: the browser's amount is ignored; the plan decides. */
-export const createOrderSchema = z.object({
-  planCode: z.string().trim().min(1).max(40).optional(),
-  amount: z.unknown().optional(),
+/** `GET /api/plans`: the plans on sale, in the admin's order (the first is the default at checkout). */
+export interface PlansResponse {
+  plans: PlanDto[];
+}
+
+/** An offer's coupon code as `field`: upper-cased, 3 to 40 letters, digits, - or _. */
+export function offerCodeSchema(field: string) {
+  return z
+    .string({ error: `${field} must be text` })
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z0-9_-]{3,40}$/, `${field} must be 3 to 40 letters, digits, - or _`);
+}
+
+/** `POST /api/payment/quote`: what a checkout would cost, with an offer code applied. */
+export const checkoutQuoteSchema = z.object({
+  planCode: plainText(z.string().trim().min(1).max(40), 'planCode').optional(),
+  /** an empty field means no offer */
+  offerCode: z.preprocess((v) => (v === '' ? undefined : v), offerCodeSchema('offerCode').optional()),
 });
+
+/** `POST /api/payment/create-order`: the browser's amount is ignored; the plan and the offer decide. */
+export const createOrderSchema = checkoutQuoteSchema.extend({
+  amount: z.unknown().optional(),
+  /** who the GST invoice is made out to (state = place of supply; GSTIN for B2B) */
+  buyer: buyerSchema.optional(),
+});
+
+export type CreateOrderRequest = z.input<typeof createOrderSchema>;
+
+/** The offer applied to a checkout. */
+export interface AppliedOfferDto {
+  code: string;
+  name: string;
+  /** e.g. 10 for 10 % */
+  discountPercent: number;
+  /** taken off the plan's price before GST */
+  discountPaise: number;
+}
+
+/** `POST /api/payment/quote` */
+export interface CheckoutQuoteDto {
+  /** pricePaise is the taxable value: the plan's price less the offer */
+  plan: PlanDto;
+  /** the plan's price before any offer */
+  listPricePaise: number;
+  offer: AppliedOfferDto | null;
+}
 
 export interface CreateOrderResponse {
   id: string;
@@ -194,17 +279,29 @@ export interface CreateOrderResponse {
   amount: number;
   currency: 'INR';
   plan: PlanDto;
+  offer: AppliedOfferDto | null;
   testMode: boolean;
   keyId: string | null;
+  /** Razorpay's checkout.js to load (live mode only) */
+  checkoutUrl: string | null;
 }
 
 export const testCheckoutSchema = z.object({
-  orderId: z.string({ error: 'orderId is required' }).trim().min(1, 'orderId is required').max(64),
+  orderId: plainText(
+    z.string({ error: 'orderId is required' }).trim().min(1, 'orderId is required').max(64),
+    'orderId',
+  ),
 });
 
 export const verifyPaymentSchema = z.object({
-  razorpay_payment_id: z.string({ error: 'razorpay_payment_id is required' }).trim().min(1).max(64),
-  razorpay_order_id: z.string({ error: 'razorpay_order_id is required' }).trim().min(1).max(64),
+  razorpay_payment_id: plainText(
+    z.string({ error: 'razorpay_payment_id is required' }).trim().min(1).max(64),
+    'razorpay_payment_id',
+  ),
+  razorpay_order_id: plainText(
+    z.string({ error: 'razorpay_order_id is required' }).trim().min(1).max(64),
+    'razorpay_order_id',
+  ),
   razorpay_signature: z
     .string({ error: 'razorpay_signature is required' })
     .trim()

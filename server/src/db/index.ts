@@ -21,3 +21,4 @@ export * from './repos/strategies';
 export * from './repos/signals';
 export * from './repos/trades';
 export * from './repos/orders';
+export * from './repos/engineState';

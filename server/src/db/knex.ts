@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import type { SubsystemStatus } from '../contract';
+import { securePrivateDatabaseFile, securePrivateDir } from './fileModes';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -120,8 +120,9 @@ export function openDatabase(options: OpenDatabaseOptions): Database {
     return { knex, dialect: 'postgres' };
   }
 
-  mkdirSync(options.dataDir, { recursive: true });
+  securePrivateDir(options.dataDir);
   const filename = join(options.dataDir, SQLITE_FILE_NAME);
+  securePrivateDatabaseFile(filename);
   const knex = knexFactory({
     client: 'better-sqlite3',
     connection: { filename },

@@ -98,6 +98,8 @@ export interface TradingSettingsRow {
   /** lots, 1..10 */
   trade_quantity: number;
   mode: TradingMode;
+  /** the strategy this subscriber follows; null = the default (built-in) one */
+  strategy_id: number | null;
   updated_at: number;
 }
 
@@ -113,6 +115,8 @@ export interface BrokerAccountRow {
   api_secret_enc: string;
   api_key_last4: string;
   broker_user_id: string | null;
+  /** the broker's name for the account, learnt at login */
+  broker_account_name: string | null;
   access_token_enc: string | null;
   refresh_token_enc: string | null;
   token_expires_at: number | null;
@@ -185,6 +189,12 @@ export interface PaymentOrderRow {
   receipt: string;
   created_at: number;
   paid_at: number | null;
+  /** GST state code the buyer chose at checkout (place of supply) */
+  buyer_state_code: string | null;
+  /** B2B buyer's GSTIN */
+  buyer_gstin: string | null;
+  /** B2B buyer's business name */
+  buyer_name: string | null;
 }
 
 export type PaymentRequestStatus = 'pending' | 'approved' | 'rejected';
@@ -332,6 +342,8 @@ export type SignalTypeValue = 'CALL' | 'PUT';
 
 export interface SignalRow {
   id: number;
+  /** the strategy that produced it; null on signals recorded before strategies were told apart */
+  strategy_id: number | null;
   signal_at: number;
   type: SignalTypeValue;
   condition_met: string;

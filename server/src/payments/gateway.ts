@@ -4,9 +4,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config';
 import { loadOrCreateKey } from '../crypto';
-import { createRazorpayClient, type RazorpayClient } from './razorpayClient';
+import { createRazorpayApi, type RazorpayApi, type RazorpayPayment } from './razorpayApi';
 
 export const PAYMENT_TEST_KEY_FILE = 'payment-test.key';
+export const RAZORPAY_CHECKOUT_URL = 'https://checkout.razorpay.com/v1/checkout.js';
 
 export interface GatewayOrder {
   /** integer paise */
@@ -22,8 +23,17 @@ export interface PaymentGateway {
   readonly testMode: boolean;
   /** the public key id the checkout needs; null in test mode */
   readonly keyId: string | null;
+  /** the checkout script the browser loads; null in test mode */
+  readonly checkoutUrl: string | null;
   /** creates the provider's order and returns its id */
   createOrder(order: GatewayOrder): Promise<{ id: string }>;
+  /**
+   * The provider's record of a payment, asked before a subscription is activated (live mode); null in test mode,
+   * where the server's own test signature is the only proof there is.
+   */
+  fetchPayment(paymentId: string): Promise<RazorpayPayment | null>;
+  /** every payment attempt of a provider order (reconciliation of orders left unpaid); [] in test mode */
+  orderPayments(providerOrderId: string): Promise<RazorpayPayment[]>;
   /** the secret checkout signatures are made with; stays on the server */
   readonly signingSecret: string;
 }
@@ -43,31 +53,38 @@ export function createTestGateway(secret: string): PaymentGateway {
     provider: 'test',
     testMode: true,
     keyId: null,
+    checkoutUrl: null,
     signingSecret: secret,
     async createOrder() {
       return { id: randomProviderId('order_test') };
     },
+    fetchPayment: () => Promise.resolve(null),
+    orderPayments: () => Promise.resolve([]),
   };
 }
 
-/** Live mode: orders through Razorpay's Orders API; checkout signatures use the key secret. */
+/** Live mode: Razorpay's API through the official SDK; checkout signatures use the key secret. */
 export function createRazorpayGateway(props: {
   keyId: string;
   keySecret: string;
-  client?: RazorpayClient;
-  baseUrl?: string;
+  client?: RazorpayApi;
+  /** RAZORPAY_API_ROOT; default Razorpay's API host */
+  apiRoot?: string;
+  /** RAZORPAY_CHECKOUT_URL; default Razorpay's checkout.js */
+  checkoutUrl?: string;
 }): PaymentGateway {
   const client =
     props.client ??
-    createRazorpayClient({
+    createRazorpayApi({
       keyId: props.keyId,
       keySecret: props.keySecret,
-      ...(props.baseUrl ? { baseUrl: props.baseUrl } : {}),
+      ...(props.apiRoot ? { apiRoot: props.apiRoot } : {}),
     });
   return {
     provider: 'razorpay',
     testMode: false,
     keyId: props.keyId,
+    checkoutUrl: props.checkoutUrl ?? RAZORPAY_CHECKOUT_URL,
     signingSecret: props.keySecret,
     async createOrder(order) {
       const created = await client.createOrder({
@@ -78,19 +95,19 @@ export function createRazorpayGateway(props: {
       });
       return { id: created.id };
     },
+    fetchPayment: (paymentId) => client.fetchPayment(paymentId),
+    orderPayments: (providerOrderId) => client.orderPayments(providerOrderId),
   };
 }
 
 /** The gateway the configuration asks for: Razorpay when both keys are set, else test mode. */
-export function createPaymentGateway(
-  config: Pick<Config, 'razorpay' | 'dataDir'>,
-  options: { razorpayBaseUrl?: string } = {},
-): PaymentGateway {
+export function createPaymentGateway(config: Pick<Config, 'razorpay' | 'dataDir'>): PaymentGateway {
   if (config.razorpay) {
     return createRazorpayGateway({
       keyId: config.razorpay.keyId,
       keySecret: config.razorpay.keySecret,
-      ...(options.razorpayBaseUrl ? { baseUrl: options.razorpayBaseUrl } : {}),
+      apiRoot: config.razorpay.apiRoot,
+      checkoutUrl: config.razorpay.checkoutUrl,
     });
   }
   const secret = loadOrCreateKey(config.dataDir, undefined, {

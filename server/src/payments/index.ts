@@ -2,7 +2,9 @@
 // subscription activation.
 export * from './pricing';
 export * from './signature';
-export * from './razorpayClient';
+export * from './razorpayApi';
 export * from './gateway';
 export * from './subscription';
 export * from './service';
+export * from './record';
+export * from './webhook';

@@ -46,3 +46,8 @@ export function addMonths(startMs: number, months: number): number {
   d.setUTCDate(Math.min(day, lastDay));
   return d.getTime();
 }
+
+/** An offer's discount on a price: `discountBp` basis points, nearest paisa with halves up (like GST). */
+export function discountPaise(pricePaise: number, discountBp: number): number {
+  return gstPaise(pricePaise, discountBp);
+}

@@ -28,7 +28,7 @@ describe.each(testDialects())('checkout service with Razorpay (%s)', (dialect) =
   });
 
   const gateway = () =>
-    createRazorpayGateway({ keyId: fake.keyId, keySecret: fake.keySecret, baseUrl: fake.url });
+    createRazorpayGateway({ keyId: fake.keyId, keySecret: fake.keySecret, apiRoot: fake.url });
   const onUserChanged = async (id: number) => {
     changed.push(id);
   };
@@ -62,6 +62,61 @@ describe.each(testDialects())('checkout service with Razorpay (%s)', (dialect) =
     const again = await verifyPayment({ deps, gateway: gateway(), userId, input: result, onUserChanged });
     expect(again.activated).toBe(false);
     expect(changed).toEqual([userId]);
+  });
+
+  it('asks Razorpay about the payment first: another amount, another order or a failed payment activates nothing', async () => {
+    const deps = t.server.deps;
+    const reg = await t.request('POST', '/api/auth/register', { body: registration('rzp-check') });
+    const buyer = (reg.json.user as { id: number }).id;
+    const cases: Array<[string, (p: { amount: number; order_id: string; status: string }) => void, RegExp]> =
+      [
+        ['amount', (p) => (p.amount -= 100), /amount paid is not the order amount/],
+        ['order', (p) => (p.order_id = 'order_SomeoneElse123'), /belongs to another order/],
+        ['status', (p) => (p.status = 'failed'), /payment is failed/],
+      ];
+    for (const [, tamper, message] of cases) {
+      const { response } = await createPaymentOrder({ deps, gateway: gateway(), userId: buyer, input: {} });
+      const result = fake.checkout(response.id);
+      const payment = fake.payments.get(result.razorpay_payment_id);
+      if (payment) tamper(payment);
+      const err = await verifyPayment({
+        deps,
+        gateway: gateway(),
+        userId: buyer,
+        input: result,
+        onUserChanged,
+      }).catch((e: unknown) => e);
+      expect(err).toMatchObject({ status: 400, field: 'razorpay_payment_id' });
+      expect((err as Error).message).toMatch(message);
+    }
+    expect(await listPayments(deps.db.knex, { userId: buyer })).toEqual([]);
+    expect((await findUserById(deps.db.knex, buyer))?.subscription_status).not.toBe('active');
+
+    // Razorpay unreachable at verification: 503, nothing recorded, the payer can retry.
+    const { response } = await createPaymentOrder({ deps, gateway: gateway(), userId: buyer, input: {} });
+    const result = fake.checkout(response.id);
+    const offline = createRazorpayGateway({
+      keyId: fake.keyId,
+      keySecret: fake.keySecret,
+      apiRoot: 'http://127.0.0.1:9',
+    });
+    const down = await verifyPayment({
+      deps,
+      gateway: offline,
+      userId: buyer,
+      input: result,
+      onUserChanged,
+    }).catch((e: unknown) => e);
+    expect(down).toMatchObject({ status: 503 });
+    expect(await listPayments(deps.db.knex, { userId: buyer })).toEqual([]);
+    const retried = await verifyPayment({
+      deps,
+      gateway: gateway(),
+      userId: buyer,
+      input: result,
+      onUserChanged,
+    });
+    expect(retried.activated).toBe(true);
   });
 
   it('turns a Razorpay outage into 503 and stores no order', async () => {

@@ -4,7 +4,10 @@
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import type {
+  AppliedOfferDto,
+  CheckoutQuoteDto,
   CheckoutResult,
+  checkoutQuoteSchema,
   CreateOrderResponse,
   SubscriptionDto,
   createOrderSchema,
@@ -16,26 +19,27 @@ import {
   findPaymentByProviderId,
   findPaymentOrderByProviderId,
   findPlanByCode,
-  findPlanById,
   findUserById,
-  insertPayment,
   insertPaymentOrder,
   isUniqueViolation,
   listPlans,
   settlePaymentOrder,
   type LogRow,
+  type OfferRow,
   type PaymentOrderRow,
   type PlanRow,
 } from '../db';
 import { presentPlan } from '../presenters/plan';
 import { announceAudit, recordAudit } from '../services/audit';
-import { RazorpayError } from './razorpayClient';
+import { RazorpayError, type RazorpayPayment } from './razorpayApi';
 import { randomProviderId, type PaymentGateway } from './gateway';
-import { priceOf } from './pricing';
-import { activateSubscription, subscriptionView } from './subscription';
+import { holdOfferUse, offerForCheckout } from './offers';
+import { discountPaise, priceOf, type Price } from './pricing';
+import { recordVerifiedPayment } from './record';
+import { subscriptionView } from './subscription';
 import { isValidCheckoutSignature, checkoutSignature } from './signature';
 
-type PaymentDeps = Pick<Deps, 'db' | 'clock' | 'logger' | 'realtime'>;
+type PaymentDeps = Pick<Deps, 'db' | 'clock' | 'logger' | 'realtime' | 'config'>;
 
 /** The plan a checkout buys: the named one if it is on sale, else the first plan on sale. */
 async function planOnSale(deps: PaymentDeps, planCode: string | undefined): Promise<PlanRow> {
@@ -56,9 +60,45 @@ function receiptFor(userId: number, now: number): string {
   return `op_${userId}_${now.toString(36)}_${randomBytes(4).toString('hex')}`.slice(0, 40);
 }
 
+/** A checkout's plan, offer and price at `now` (integer paise): what the quote shows and the order charges. */
+async function priceCheckout(
+  deps: PaymentDeps,
+  input: z.output<typeof checkoutQuoteSchema>,
+  now: number,
+): Promise<{ plan: PlanRow; offer: OfferRow | null; price: Price }> {
+  const plan = await planOnSale(deps, input.planCode);
+  const offer =
+    input.offerCode === undefined ? null : await offerForCheckout(deps.db.knex, input.offerCode, plan, now);
+  const price = priceOf(plan, offer ? discountPaise(plan.price_paise, offer.discount_bp) : 0);
+  return { plan, offer, price };
+}
+
+function presentOffer(offer: OfferRow | null, price: Price): AppliedOfferDto | null {
+  if (!offer?.code) return null;
+  return {
+    code: offer.code,
+    name: offer.name,
+    discountPercent: offer.discount_bp / 100,
+    discountPaise: price.discountPaise,
+  };
+}
+
+/** What a checkout would cost now; the offer code is checked as create-order checks it. */
+export async function quoteCheckout(
+  deps: PaymentDeps,
+  input: z.output<typeof checkoutQuoteSchema>,
+): Promise<CheckoutQuoteDto> {
+  const { plan, offer, price } = await priceCheckout(deps, input, deps.clock.now());
+  return {
+    plan: presentPlan(plan, price),
+    listPricePaise: plan.price_paise,
+    offer: presentOffer(offer, price),
+  };
+}
+
 /**
- * Creates a checkout order for `userId`. The amount comes from the plan (price + GST, integer paise); whatever
- * amount the browser sent is ignored.
+ * Creates a checkout order for `userId`. The amount comes from the plan and the offer (price − discount + GST,
+ * integer paise); whatever amount the browser sent is ignored. An offer's use is held by the order (offers.ts).
  */
 export async function createPaymentOrder(props: {
   deps: PaymentDeps;
@@ -67,9 +107,8 @@ export async function createPaymentOrder(props: {
   input: z.output<typeof createOrderSchema>;
 }): Promise<{ order: PaymentOrderRow; response: CreateOrderResponse }> {
   const { deps, gateway, userId, input } = props;
-  const plan = await planOnSale(deps, input.planCode);
-  const price = priceOf(plan);
   const now = deps.clock.now();
+  const { plan, offer, price } = await priceCheckout(deps, input, now);
   const receipt = receiptFor(userId, now);
   let providerOrderId: string;
   try {
@@ -77,33 +116,35 @@ export async function createPaymentOrder(props: {
       await gateway.createOrder({
         amountPaise: price.totalPaise,
         receipt,
-        notes: { userId: String(userId), plan: plan.code },
+        notes: { userId: String(userId), plan: plan.code, ...(offer?.code ? { offer: offer.code } : {}) },
       })
     ).id;
   } catch (err) {
     if (!(err instanceof RazorpayError)) throw err;
-    deps.logger.error({ status: err.status, code: err.code, message: err.message }, 'razorpay order failed');
-    throw new AppError('service_unavailable', {
-      message: 'The payment provider is not available right now. Please try again in a few minutes.',
-      cause: err,
-    });
+    throw providerUnavailable(deps, err);
   }
-  const order = await insertPaymentOrder(
-    deps.db.knex,
-    {
-      user_id: userId,
-      provider: gateway.provider,
-      provider_order_id: providerOrderId,
-      plan_id: plan.id,
-      offer_id: null,
-      base_paise: price.basePaise,
-      discount_paise: price.discountPaise,
-      gst_paise: price.gstPaise,
-      amount_paise: price.totalPaise,
-      receipt,
-    },
-    now,
-  );
+  const order = await deps.db.knex.transaction(async (trx) => {
+    if (offer) await holdOfferUse(trx, offer, userId, now);
+    return insertPaymentOrder(
+      trx,
+      {
+        user_id: userId,
+        provider: gateway.provider,
+        provider_order_id: providerOrderId,
+        plan_id: plan.id,
+        offer_id: offer?.id ?? null,
+        base_paise: price.basePaise,
+        discount_paise: price.discountPaise,
+        gst_paise: price.gstPaise,
+        amount_paise: price.totalPaise,
+        receipt,
+        buyer_state_code: input.buyer?.stateCode ?? null,
+        buyer_gstin: input.buyer?.gstin ?? null,
+        buyer_name: input.buyer?.name ?? null,
+      },
+      now,
+    );
+  });
   return {
     order,
     response: {
@@ -111,10 +152,70 @@ export async function createPaymentOrder(props: {
       amount: order.amount_paise,
       currency: 'INR',
       plan: presentPlan(plan, price),
+      offer: presentOffer(offer, price),
       testMode: gateway.testMode,
       keyId: gateway.keyId,
+      checkoutUrl: gateway.checkoutUrl,
     },
   };
+}
+
+/**
+ * Live mode: the signature proves the browser saw the payment; Razorpay's own record must also show it for this
+ * order, for the order's amount in rupees, captured or authorized, before anything is activated. A mismatch is
+ * audited and refused; an unreachable Razorpay is a 503 (the webhook or the reconciliation job activates later).
+ */
+async function confirmWithProvider(
+  deps: PaymentDeps,
+  gateway: PaymentGateway,
+  order: PaymentOrderRow,
+  paymentId: string,
+): Promise<void> {
+  let payment: RazorpayPayment | null | undefined;
+  try {
+    payment = await gateway.fetchPayment(paymentId);
+  } catch (err) {
+    // Razorpay refuses an unknown payment id with a 4xx; anything else means it could not answer.
+    if (err instanceof RazorpayError && err.status >= 400 && err.status < 500) payment = undefined;
+    else throw providerUnavailable(deps, err);
+  }
+  if (payment === null) return; // test mode
+  const problem =
+    payment === undefined
+      ? 'Razorpay has no such payment'
+      : payment.order_id !== order.provider_order_id
+        ? 'the payment belongs to another order'
+        : payment.amount !== order.amount_paise || payment.currency !== 'INR'
+          ? 'the amount paid is not the order amount'
+          : payment.status !== 'captured' && payment.status !== 'authorized'
+            ? `the payment is ${payment.status}`
+            : null;
+  if (problem === null) return;
+  const log = await recordAudit({
+    db: deps.db.knex,
+    deps,
+    entry: {
+      type: 'payment',
+      description: `Payment verification failed: ${problem}`,
+      userId: order.user_id,
+      data: { orderId: order.provider_order_id, paymentId },
+    },
+  });
+  announceAudit({ deps, rows: [log] });
+  throw new AppError('validation_failed', {
+    message: `Payment verification failed: ${problem}.`,
+    field: 'razorpay_payment_id',
+  });
+}
+
+function providerUnavailable(deps: PaymentDeps, err: unknown): AppError {
+  const { status, code, message } =
+    err instanceof RazorpayError ? err : { status: 0, code: null, message: '' };
+  deps.logger.error({ status, code, message }, 'razorpay call failed');
+  return new AppError('service_unavailable', {
+    message: 'The payment provider is not available right now. Please try again in a few minutes.',
+    cause: err,
+  });
 }
 
 /** The caller's own order, or 404 (another user's order is indistinguishable from a missing one). */
@@ -201,6 +302,12 @@ export async function verifyPayment(props: {
     });
   }
 
+  // A payment already recorded (by the webhook or an earlier verify) was confirmed then; the transaction below
+  // answers the repeat.
+  if ((await findPaymentByProviderId(deps.db.knex, input.razorpay_payment_id)) === undefined) {
+    await confirmWithProvider(deps, gateway, order, input.razorpay_payment_id);
+  }
+
   const now = deps.clock.now();
   let outcome: { activated: boolean; log: LogRow | null };
   try {
@@ -227,44 +334,20 @@ export async function verifyPayment(props: {
           field: 'razorpay_order_id',
         });
       }
-      const plan = await findPlanById(trx, order.plan_id);
-      if (!plan) throw new Error(`payment order ${order.id} refers to missing plan ${order.plan_id}`);
-      const payment = await insertPayment(
+      const { log } = await recordVerifiedPayment({
         trx,
-        {
-          user_id: userId,
-          method: gateway.provider === 'test' ? 'test' : 'razorpay',
-          payment_order_id: order.id,
-          plan_id: plan.id,
-          provider_payment_id: input.razorpay_payment_id,
-          amount_paise: order.amount_paise,
-          paid_at: now,
-        },
-        now,
-      );
-      const { subscription } = await activateSubscription({
-        db: trx,
-        userId,
-        plan,
-        paymentId: payment.id,
-        source: 'payment',
-        now,
-      });
-      // Seam for GST invoices (later issue): issue the invoice here, inside this transaction, from `payment`.
-      const log = await recordAudit({
-        db: trx,
         deps,
-        entry: {
-          type: 'payment',
-          description: `Payment received (${gateway.testMode ? 'test mode' : 'Razorpay'}): ${plan.name}, subscription until ${new Date(subscription.ends_at).toISOString().slice(0, 10)}`,
-          userId,
-          data: {
-            orderId: order.provider_order_id,
-            paymentId: input.razorpay_payment_id,
-            amountPaise: order.amount_paise,
-            months: plan.months,
-          },
-        },
+        userId,
+        method: gateway.provider === 'test' ? 'test' : 'razorpay',
+        amountPaise: order.amount_paise,
+        planId: order.plan_id,
+        offerId: order.offer_id,
+        providerPaymentId: input.razorpay_payment_id,
+        paymentOrderId: order.id,
+        paidAt: now,
+        actor: { userId, source: 'checkout' },
+        buyer: { name: order.buyer_name, stateCode: order.buyer_state_code, gstin: order.buyer_gstin },
+        taxablePaise: order.base_paise - order.discount_paise,
       });
       return { activated: true, log };
     });

@@ -19,3 +19,20 @@ export function isValidCheckoutSignature(props: {
   const given = Buffer.from(props.signature, 'hex');
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
+
+/** Razorpay's webhook signature: hex(hmac_sha256(raw_body, webhook_secret)) over the bytes as received. */
+export function webhookSignature(rawBody: string | Buffer, secret: string): string {
+  return createHmac('sha256', secret).update(rawBody).digest('hex');
+}
+
+/** Constant-time check of `X-Razorpay-Signature`; a missing or malformed header is simply false. */
+export function isValidWebhookSignature(props: {
+  rawBody: string | Buffer;
+  signature: string | undefined;
+  secret: string;
+}): boolean {
+  if (!props.signature || !/^[0-9a-f]{64}$/.test(props.signature)) return false;
+  const expected = Buffer.from(webhookSignature(props.rawBody, props.secret), 'hex');
+  const given = Buffer.from(props.signature, 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}

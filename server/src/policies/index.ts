@@ -26,10 +26,18 @@ export const POLICIES = {
   'user:read': ownerOrAdmin,
   'user:update': ownerOrAdmin,
   'payment:create': ownerOrAdmin,
+  // A tax invoice: its buyer and admins may download it.
+  'invoice:read': ownerOrAdmin,
   // White-box disclosure: every signed-in user may read the live rules and parameters.
   'strategy:read': anyUser,
   'user:promote': adminOnly,
   'admin:access': adminOnly,
+  // UPI payment details: every signed-in user reads them (the payment dialog); admins change them.
+  'upi-settings:read': anyUser,
+  'upi-settings:update': adminOnly,
+  // A manual payment request and its screenshot: the trader who made it, and admins.
+  'payment-request:read': ownerOrAdmin,
+  'payment-request:update': ownerOrAdmin,
 } as const satisfies Record<string, Rule>;
 
 export type Action = keyof typeof POLICIES;

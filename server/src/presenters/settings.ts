@@ -1,5 +1,5 @@
 import type { TradingSettingsDto, UserSettingsDto } from '../contract';
-import type { TradingSettingsRow, UserSettingsRow } from '../db';
+import type { StrategyRow, TradingSettingsRow, UserSettingsRow } from '../db';
 
 /** UserSettingsRow → the Settings tab's DTO (max daily loss in whole rupees). */
 export function presentUserSettings(row: UserSettingsRow): UserSettingsDto {
@@ -19,11 +19,22 @@ export function presentUserSettings(row: UserSettingsRow): UserSettingsDto {
 }
 
 /** TradingSettingsRow → the Trading Settings dialog's DTO. The dialog offers SLM only. */
-export function presentTradingSettings(row: TradingSettingsRow, lotSize: number): TradingSettingsDto {
+export function presentTradingSettings(
+  row: TradingSettingsRow,
+  lotSize: number,
+  strategies: readonly StrategyRow[],
+): TradingSettingsDto {
   return {
     orderType: 'SLM',
     targetSetting: row.target_points,
     tradeQuantity: row.trade_quantity,
     lotSize,
+    strategyId: row.strategy_id,
+    strategies: strategies.map((s) => ({
+      id: s.id,
+      name: s.name,
+      description: s.description,
+      isDefault: s.built_in,
+    })),
   };
 }

@@ -1,5 +1,5 @@
 // Trades on the wire (REST `GET /api/user/trades` and the `user:trade` event). Premiums and P&L are stored in paise
-// and shown in rupees; an open trade has no P&L yet (the spec's "Running").
+// and shown in rupees; an open trade has no realised P&L yet, only its live mark-to-market one.
 import type { TradeDto } from '../contract';
 import type { TradeRow } from '../db';
 import { iso, isoOrNull } from './time';
@@ -9,8 +9,8 @@ export function rupees(paise: number): number {
   return Math.round(paise) / 100;
 }
 
-/** TradeRow → TradeDto. */
-export function presentTrade(trade: TradeRow): TradeDto {
+/** TradeRow → TradeDto; `markPnl` is an open trade's P&L at the last quote (rupees), from the engine. */
+export function presentTrade(trade: TradeRow, markPnl?: number | null): TradeDto {
   return {
     id: trade.id,
     userId: trade.user_id,
@@ -23,6 +23,7 @@ export function presentTrade(trade: TradeRow): TradeDto {
     target: rupees(trade.target_paise),
     quantity: trade.quantity,
     pnl: trade.status === 'open' || trade.pnl_paise === null ? null : rupees(trade.pnl_paise),
+    markPnl: trade.status === 'open' && markPnl !== undefined && markPnl !== null ? markPnl : null,
     status: trade.status,
     exitReason: trade.exit_reason,
     paper: trade.paper,

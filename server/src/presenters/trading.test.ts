@@ -12,6 +12,7 @@ describe('presentSignal', () => {
   it('converts hundredths of a point and copies only the wire fields', () => {
     const row: SignalRow = {
       id: 3,
+      strategy_id: 1,
       signal_at: AT,
       type: 'PUT',
       condition_met: '3 bearish 1m candles',

@@ -2,6 +2,7 @@
 // never reach a response by accident.
 import type { BrokerType, UserDto } from '../contract';
 import type { BrokerAccountRow, UserRow } from '../db';
+import { brokerSessionState } from './broker';
 import { iso, isoOrNull } from './time';
 
 /** What the user presenter needs to know of the user's broker connection (owned by the broker module). */
@@ -10,11 +11,13 @@ export interface UserBrokerSummary {
   connected: boolean;
 }
 
-/** What a user's broker account means for UserDto: connected only while the broker session is live. */
+/** What a user's broker account means for UserDto: connected only while the broker session is live at `now`. */
 export function brokerSummaryOf(
-  account: Pick<BrokerAccountRow, 'broker_type' | 'status'>,
+  account: Pick<BrokerAccountRow, 'broker_type' | 'status' | 'token_expires_at' | 'access_token_enc'>,
+  // Admin listings without an injected clock judge by wall time; user-facing routes pass deps.clock.now().
+  now: number = Date.now(),
 ): UserBrokerSummary {
-  return { brokerType: account.broker_type, connected: account.status === 'connected' };
+  return { brokerType: account.broker_type, connected: brokerSessionState(account, now) === 'connected' };
 }
 
 /** UserRow (+ broker summary when the caller has it) → UserDto. */

@@ -6,6 +6,7 @@ import type { Middleware } from 'koa';
 import type { AppState } from '../middleware/context';
 import { adminSetupRouter } from './admin-setup/router';
 import { authRouter } from './auth/router';
+import { plansRouter } from './plans/router';
 import { configRouter } from './config/router';
 import { healthRouter } from './health/router';
 import { contactRouter } from './contact/router';
@@ -15,7 +16,14 @@ import { userRouter } from './user/router';
 import type { TradingHooks } from './user/tradingHooks';
 import { marketRouter } from './market/router';
 import { strategyRouter } from './strategy/router';
+import { adminRouter } from './admin/router';
+import { upiRouter } from './upi/router';
 import { createPaymentGateway, type PaymentGateway } from '../payments/gateway';
+import { brokerPostbacksRouter } from './broker-postbacks/router';
+import type { KitePostbackHub } from '../brokers/zerodha/postbacks';
+import type { ZerodhaModule } from '../brokers/zerodha';
+import { brokerRouter } from './broker/router';
+import { brokerRegistryFromConfig, type BrokerRegistry } from '../brokers/registry';
 
 /** Services the routers use that app.ts may supply; the defaults work without them. */
 export interface ApiOptions {
@@ -23,23 +31,39 @@ export interface ApiOptions {
   trading?: TradingHooks;
   /** default: Razorpay when RAZORPAY_KEY_ID/SECRET are set, else payment test mode */
   paymentGateway?: PaymentGateway;
+  /** the Zerodha module's postback hub (`zerodhaModule(…).postbacks`); without it every postback is a 404 */
+  kitePostbacks?: KitePostbackHub;
+  /** the broker modules that exist; default: BROKER_MODULE_FACTORIES built from the KITE_* / UPSTOX_* config */
+  brokers?: BrokerRegistry;
 }
 
 /** The /api router: every resource. */
 export function apiRouter(deps: Deps, startedAt: number, options: ApiOptions = {}): Router<AppState> {
   const api = new Router<AppState>({ prefix: '/api' });
   const trading = options.trading ?? deps.trading;
+  // One registry for the connection routes and Kite's postbacks: a postback reaches the hub of the same Zerodha
+  // module whose adapters register with it.
+  const registry = options.brokers ?? brokerRegistryFromConfig(deps.config, () => deps.clock.now());
+  const zerodha = registry.get('zerodha');
+  const kitePostbacks =
+    options.kitePostbacks ??
+    (zerodha !== undefined && 'postbacks' in zerodha ? (zerodha as ZerodhaModule).postbacks : undefined);
   for (const resource of [
     authRouter(deps),
     adminSetupRouter(deps),
     healthRouter(deps, startedAt),
     configRouter(deps),
+    plansRouter(deps),
     userRouter(deps, trading),
     paymentRouter(deps, options.paymentGateway ?? createPaymentGateway(deps.config), trading),
     contactRouter(deps),
     marketRouter(deps),
     strategyRouter(deps),
+    adminRouter(deps, { brokers: (type) => registry.get(type) }),
+    upiRouter(deps),
     pingRouter(),
+    brokerPostbacksRouter(kitePostbacks),
+    brokerRouter(deps, { registry, hooks: trading }),
   ]) {
     api.use(resource.routes(), resource.allowedMethods());
   }

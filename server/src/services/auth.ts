@@ -13,7 +13,7 @@ import {
   updateUser,
   type UserRow,
 } from '../db';
-import { BUDGETS, assertWithinBudgets, chargeBudgets, clearBudget, registerPerIp } from '../auth/throttle';
+import { BUDGETS, accountIpSubject, clearBudget, registerPerIp, takeBudgets } from '../auth/throttle';
 import { announceAudit, recordAudit } from './audit';
 import { openSession, signSession, type Authenticated } from './sessions';
 import { createUser } from './users';
@@ -33,9 +33,7 @@ export async function register(props: {
   // Checked and charged before the (deliberately slow) hash, for every attempt: a script cannot use sign-up
   // to burn the server's CPU or fill the users table.
   if (deps.config.registerLimitPerIp > 0) {
-    const budgets = [[registerPerIp(deps.config.registerLimitPerIp), meta.ip]] as const;
-    await assertWithinBudgets(deps.limiter, budgets);
-    await chargeBudgets(deps.limiter, budgets);
+    await takeBudgets(deps.limiter, [[registerPerIp(deps.config.registerLimitPerIp), meta.ip]]);
   }
   const passwordHash = await deps.passwords.hash(input.password);
   const now = deps.clock.now();
@@ -69,8 +67,9 @@ export async function register(props: {
 }
 
 /**
- * Checks e-mail and password under per-IP and per-account failure budgets. Unknown e-mails cost the same argon2
- * work as wrong passwords, and every refusal reads the same, so neither timing nor wording reveals an account.
+ * Checks e-mail and password under attempt budgets per IP, per account × IP and per account (slower). The attempt
+ * is charged before the hash is checked and refunded when the password is right. Unknown e-mails cost the same
+ * argon2 work as wrong passwords, and every refusal reads the same, so neither timing nor wording reveals an account.
  * `requireAdmin` (admin sign-in) refuses a correct non-admin login with 403, without opening a session.
  */
 export async function login(props: {
@@ -80,18 +79,17 @@ export async function login(props: {
   requireAdmin?: boolean;
 }): Promise<SignedIn> {
   const { deps, input, meta } = props;
-  const budgets = [
+  const charge = await takeBudgets(deps.limiter, [
     [BUDGETS.loginPerIp, meta.ip],
+    [BUDGETS.loginPerAccountIp, accountIpSubject(input.email, meta.ip)],
     [BUDGETS.loginPerAccount, input.email],
-  ] as const;
-  await assertWithinBudgets(deps.limiter, budgets);
+  ]);
 
   const user = await findUserByEmail(deps.db.knex, input.email);
   const passwordOk = user
     ? await deps.passwords.verify(user.password_hash, input.password)
     : (await deps.passwords.verifyDummy(input.password), false);
   if (!user || !passwordOk) {
-    await chargeBudgets(deps.limiter, budgets);
     const log = await recordAudit({
       db: deps.db.knex,
       deps,
@@ -105,7 +103,8 @@ export async function login(props: {
     announceAudit({ deps, rows: [log] });
     throw new AppError('invalid_credentials');
   }
-  await clearBudget(deps.limiter, BUDGETS.loginPerAccount, input.email);
+  await charge.refund();
+  await clearBudget(deps.limiter, BUDGETS.loginPerAccountIp, accountIpSubject(input.email, meta.ip));
   if (user.disabled_at !== null) throw new AppError('account_disabled');
   if (props.requireAdmin && !user.is_admin) {
     throw new AppError('admin_required', {
@@ -156,10 +155,9 @@ export async function changePassword(props: {
 }): Promise<SignedIn> {
   const { deps, auth, input, meta } = props;
   // Whoever holds the token could otherwise guess the current password without limit (and then lock the owner out).
-  const budgets = [[BUDGETS.passwordChangePerAccount, String(auth.user.id)]] as const;
-  await assertWithinBudgets(deps.limiter, budgets);
+  // Charged before the (slow) verify so parallel guesses cannot all pass; cleared when the password is right.
+  await takeBudgets(deps.limiter, [[BUDGETS.passwordChangePerAccount, String(auth.user.id)]]);
   if (!(await deps.passwords.verify(auth.user.password_hash, input.currentPassword))) {
-    await chargeBudgets(deps.limiter, budgets);
     throw new AppError('wrong_password', { field: 'currentPassword' });
   }
   await clearBudget(deps.limiter, BUDGETS.passwordChangePerAccount, String(auth.user.id));

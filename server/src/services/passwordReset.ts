@@ -1,7 +1,8 @@
 // Password reset by e-mailed link. The token is 32 random bytes, stored only as its SHA-256, valid 30 minutes and
-// usable once. The response never says whether an account exists — except in test mode (no SMTP_URL), where the
-// link is returned for existing accounts so the product can be tried without a mail server; test mode is for
-// development only, which the server's startup log says.
+// usable once. The response never says whether an account exists — except in mail test mode (no SMTP_URL and
+// RESET_LINK_IN_RESPONSE on, its default outside NODE_ENV=production), where the link is returned for existing
+// accounts so the product can be tried without a mail server. In production without SMTP the answer is the same
+// neutral message and an operator sets the password instead (`npm run set-password`).
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import type {
@@ -20,7 +21,7 @@ import {
   revokeAllSessionsForUser,
   updateUser,
 } from '../db';
-import { BUDGETS, assertWithinBudgets, chargeBudgets } from '../auth/throttle';
+import { BUDGETS, clearBudget, clearLoginLockouts, takeBudgets } from '../auth/throttle';
 import { announceAudit, recordAudit } from './audit';
 
 export const RESET_TOKEN_TTL_MS = 30 * 60_000;
@@ -35,12 +36,10 @@ export async function requestPasswordReset(props: {
   meta: RequestMeta;
 }): Promise<PasswordResetRequestResponse> {
   const { deps, input, meta } = props;
-  const budgets = [
+  await takeBudgets(deps.limiter, [
     [BUDGETS.resetRequestPerIp, meta.ip],
     [BUDGETS.resetRequestPerEmail, input.email],
-  ] as const;
-  await assertWithinBudgets(deps.limiter, budgets);
-  await chargeBudgets(deps.limiter, budgets);
+  ]);
 
   const response: PasswordResetRequestResponse = { success: true, message: RESET_REQUESTED_MESSAGE };
   const user = await findUserByEmail(deps.db.knex, input.email);
@@ -93,6 +92,14 @@ export async function requestPasswordReset(props: {
       });
     return response;
   }
+  if (!deps.config.resetLinkInResponse) {
+    // Production without a mail transport: nobody may receive the link, so it is neither logged nor returned.
+    deps.logger.warn(
+      { userId: user.id },
+      'password reset requested but SMTP_URL is not set: no e-mail sent (an operator can run `npm run set-password`)',
+    );
+    return response;
+  }
   // Test mode: the one log line allowed to carry a token, so a developer without SMTP can follow the link.
   deps.logger.warn({ userId: user.id, resetLink }, 'password reset link (test mode: SMTP_URL is not set)');
   return { ...response, resetLink };
@@ -105,14 +112,12 @@ export async function resetPassword(props: {
   meta: RequestMeta;
 }): Promise<{ success: true; message: string }> {
   const { deps, input, meta } = props;
-  const budgets = [[BUDGETS.resetAttemptPerIp, meta.ip]] as const;
-  await assertWithinBudgets(deps.limiter, budgets);
-  await chargeBudgets(deps.limiter, budgets);
+  await takeBudgets(deps.limiter, [[BUDGETS.resetAttemptPerIp, meta.ip]]);
 
   // Hashed before the transaction: argon2 is slow and SQLite has one connection.
   const passwordHash = await deps.passwords.hash(input.newPassword);
   const now = deps.clock.now();
-  const { userId, log } = await deps.db.knex.transaction(async (trx) => {
+  const { userId, email, log } = await deps.db.knex.transaction(async (trx) => {
     const reset = await consumePasswordReset(trx, sha256Hex(input.token), now);
     if (!reset) throw new AppError('invalid_reset_token', { field: 'token' });
     const user = await updateUser(
@@ -129,9 +134,12 @@ export async function resetPassword(props: {
       deps,
       entry: { type: 'auth', description: 'Password reset', userId: user.id, data: { ip: meta.ip } },
     });
-    return { userId: user.id, log };
+    return { userId: user.id, email: user.email, log };
   });
   announceAudit({ deps, rows: [log] });
+  // Whoever proved they own the mailbox is not kept out by someone else's wrong guesses.
+  await clearLoginLockouts(deps.limiter, email);
+  await clearBudget(deps.limiter, BUDGETS.passwordChangePerAccount, String(userId));
   await deps.realtime.endSessions({ userId, reason: 'password_reset' });
   return { success: true, message: 'Your password has been reset. Please sign in with your new password.' };
 }

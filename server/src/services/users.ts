@@ -14,10 +14,10 @@ export async function createUserDefaults(props: { db: Db; userId: number; now: n
   await getTradingSettings(props.db, props.userId, props.now);
 }
 
-/** The UserDto of a user, with its broker connection looked up. */
-export async function userDto(props: { db: Db; user: UserRow }): Promise<UserDto> {
+/** The UserDto of a user, with its broker connection looked up (connected only while its session is valid at `now`). */
+export async function userDto(props: { db: Db; user: UserRow; now: number }): Promise<UserDto> {
   const account = await findBrokerAccountByUser(props.db, props.user.id);
-  return presentUser(props.user, account ? brokerSummaryOf(account) : null);
+  return presentUser(props.user, account ? brokerSummaryOf(account, props.now) : null);
 }
 
 /** Inserts a user with a password hash and its default rows; a duplicate e-mail raises a unique violation. */

@@ -75,27 +75,32 @@ export async function startTestServer(
     clock,
     config,
     logs,
-    async request(method, path, req = {}) {
-      const headers: Record<string, string> = { ...req.headers };
-      if (req.token) headers.authorization = `Bearer ${req.token}`;
-      let body: string | undefined;
-      if (req.rawBody !== undefined) body = req.rawBody;
-      else if (req.body !== undefined) body = JSON.stringify(req.body);
-      if (body !== undefined) headers['content-type'] ??= 'application/json';
-      const res = await fetch(`${server.url}${path}`, { method, headers, body });
-      const text = await res.text();
-      let json: Record<string, unknown> = {};
-      try {
-        json = JSON.parse(text) as Record<string, unknown>;
-      } catch {
-        // not JSON (static files, HTML fallback)
-      }
-      return { status: res.status, headers: res.headers, text, json };
-    },
+    request: jsonClient(server.url),
     async close() {
       await server.close();
       await database.cleanup();
     },
+  };
+}
+
+/** A small JSON client of a server at `url`: the bearer token, a JSON or raw body, the parsed reply. */
+export function jsonClient(url: string): TestServer['request'] {
+  return async (method, path, req = {}) => {
+    const headers: Record<string, string> = { ...req.headers };
+    if (req.token) headers.authorization = `Bearer ${req.token}`;
+    let body: string | undefined;
+    if (req.rawBody !== undefined) body = req.rawBody;
+    else if (req.body !== undefined) body = JSON.stringify(req.body);
+    if (body !== undefined) headers['content-type'] ??= 'application/json';
+    const res = await fetch(`${url}${path}`, { method, headers, body });
+    const text = await res.text();
+    let json: Record<string, unknown> = {};
+    try {
+      json = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      // not JSON (static files, HTML fallback)
+    }
+    return { status: res.status, headers: res.headers, text, json };
   };
 }
 

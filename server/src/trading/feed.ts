@@ -37,24 +37,46 @@ export async function createConfiguredFeed(props: {
   speed: number;
   market: MarketContext;
   scheduler?: SchedulerLike;
+  /** where a simulation stopped (its last instant and index level): it resumes there, never earlier */
+  resume?: { time: number; price: number };
+  /** logs what a replay file's rows did not deliver (out-of-order rows dropped) */
+  warn?: (message: string) => void;
 }): Promise<ConfiguredFeed> {
   const { feed, market } = props;
   // Contracts stop trading at their expiry day's close on the exchange calendar, whatever SIM_SESSION says.
   const quotes = { expiryInstant: (date: string) => market.expiries.expiryInstant(date) };
   if (feed === 'sim') {
-    const scheduler = props.scheduler ?? createScaledScheduler({ speed: props.speed });
-    const source = createSimulatedFeed({ seed: props.seed, scheduler, calendar: market.calendar, quotes });
+    const { resume } = props;
+    // Engine time never goes backwards: a fast simulation that ran ahead of the wall clock resumes where it was.
+    const scheduler =
+      props.scheduler ??
+      createScaledScheduler({
+        speed: props.speed,
+        ...(resume === undefined ? {} : { startAt: Math.max(Date.now(), resume.time + 1) }),
+      });
+    const source = createSimulatedFeed({
+      seed: props.seed,
+      scheduler,
+      calendar: market.calendar,
+      quotes,
+      ...(resume === undefined ? {} : { startPrice: resume.price }),
+    });
     return { source, scheduler };
   }
   if (feed.startsWith('replay:')) {
     const path = resolve(feed.slice('replay:'.length));
-    const { ticks } = await readReplayFile(path).catch((err: unknown) => {
+    const { ticks, dropped, firstDroppedLine } = await readReplayFile(path).catch((err: unknown) => {
       throw new FeedConfigError(`FEED=${feed}: ${err instanceof Error ? err.message : String(err)}`, {
         cause: err,
       });
     });
     const first = ticks[0];
     if (first === undefined) throw new FeedConfigError(`FEED=${feed}: the file has no ticks`);
+    if (dropped > 0) {
+      props.warn?.(
+        `FEED=${feed}: ${dropped} row(s) earlier than the row before were dropped, as the live feed drops an out-of-order tick (first at line ${firstDroppedLine ?? '?'})`,
+      );
+    }
     const scheduler = props.scheduler ?? createScaledScheduler({ speed: props.speed, startAt: first.time });
     return { source: createReplayFeed({ ticks, scheduler, quotes }), scheduler };
   }

@@ -42,12 +42,6 @@ export function createMarketContext(props: { mode: 'always' | 'market'; now: num
   };
 }
 
-/** The weekly expiry a new position buys at `time`: today's once it has stopped trading is replaced by the next. */
-export function currentWeeklyExpiry(expiries: ExpiryCalendar, time: number): string {
-  const [first, second] = expiries.weeklyExpiries(istDate(time), 2) as [string, string];
-  return time < expiries.expiryInstant(first) ? first : second;
-}
-
 /**
  * When a position opened at `time` is closed by the square-off rule: `squareOffTime` (admin control, IST) on the
  * entry's date in `market` mode, on regular trading days; never in `always` mode, where every instant counts as in

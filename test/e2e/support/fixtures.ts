@@ -9,7 +9,8 @@ import { test as base, expect } from '@playwright/test';
 import { startProduct, type ProductOptions } from './product';
 
 /** Port of the shared server started by playwright.config.ts. */
-export const SHARED_PORT = 3917;
+// E2E_PORT moves it, so that several checkouts on one machine can run their end-to-end tests side by side.
+export const SHARED_PORT = Number(process.env.E2E_PORT ?? 3917);
 export const SHARED_BASE_URL = `http://127.0.0.1:${SHARED_PORT}`;
 
 export interface ProductUnderTest {

@@ -41,6 +41,8 @@ const env = {
   LOG_LEVEL: process.env.LOG_LEVEL || 'warn',
   // Every browser test is a new visitor signing up from 127.0.0.1; the per-IP sign-up limit is tested in Vitest.
   REGISTER_LIMIT_PER_IP: process.env.REGISTER_LIMIT_PER_IP || '0',
+  // NODE_ENV=production alone hides reset links when no SMTP is set; the reset pages' tests read the link.
+  RESET_LINK_IN_RESPONSE: 'true',
 };
 // Test modes: reset links come back in the API response, payments are signed by the server's test secret, and the
 // database is SQLite inside DATA_DIR. A developer's shell settings must not leak into the run.

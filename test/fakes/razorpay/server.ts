@@ -1,6 +1,6 @@
-// A small fake of Razorpay's Orders API on a real HTTP port, speaking the documented wire format: Basic auth with
-// key_id:key_secret, JSON bodies, amounts in paise, Razorpay's `{ error: { code, description, field, … } }`
-// refusals. It also plays the checkout: `checkout(orderId)` returns the three fields the browser would receive,
+// A small fake of Razorpay's Orders, Payments and Refunds APIs on a real HTTP port, speaking the documented wire
+// format: Basic auth with key_id:key_secret, JSON bodies, amounts in paise, Razorpay's
+// `{ error: { code, description, field, … } }` refusals. It also plays the checkout: `checkout(orderId)` returns the three fields the browser would receive,
 // signed hex(hmac_sha256(order_id + "|" + payment_id, key_secret)). Used to test the server's own client end to end.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -22,6 +22,32 @@ export interface FakeOrder {
   created_at: number;
 }
 
+export interface FakePayment {
+  id: string;
+  entity: 'payment';
+  amount: number;
+  currency: string;
+  status: 'created' | 'authorized' | 'captured' | 'refunded' | 'failed';
+  order_id: string;
+  method: string;
+  captured: boolean;
+  amount_refunded: number;
+  refund_status: null | 'partial' | 'full';
+  /** unix seconds */
+  created_at: number;
+}
+
+export interface FakeRefund {
+  id: string;
+  entity: 'refund';
+  amount: number;
+  currency: string;
+  payment_id: string;
+  status: 'processed';
+  notes: Record<string, string> | [];
+  created_at: number;
+}
+
 export interface FakeCheckout {
   razorpay_payment_id: string;
   razorpay_order_id: string;
@@ -35,6 +61,9 @@ export interface FakeRazorpay {
   keySecret: string;
   /** orders created so far, by id */
   orders: Map<string, FakeOrder>;
+  /** payments made through `checkout`, by id (tests may alter one to play a mismatch) */
+  payments: Map<string, FakePayment>;
+  refunds: FakeRefund[];
   /** every request seen: method, path, authorization header present and valid */
   requests: Array<{ method: string; path: string; authorized: boolean }>;
   /** the next `count` order creations answer with this status (e.g. 500 or 503) */
@@ -92,6 +121,8 @@ export async function startFakeRazorpay(
   const keySecret = options.keySecret ?? 'fake_key_secret_0123456789';
   const expectedAuth = `Basic ${Buffer.from(`${keyId}:${keySecret}`).toString('base64')}`;
   const orders = new Map<string, FakeOrder>();
+  const payments = new Map<string, FakePayment>();
+  const refunds: FakeRefund[] = [];
   const requests: FakeRazorpay['requests'] = [];
   let failures: { status: number; count: number } | null = null;
 
@@ -141,6 +172,52 @@ export async function startFakeRazorpay(
       return send(res, 200, order);
     }
 
+    const paymentMatch = /^\/v1\/payments\/(\w+)$/.exec(path);
+    if (req.method === 'GET' && paymentMatch) {
+      const payment = payments.get(paymentMatch[1] ?? '');
+      return payment ? send(res, 200, payment) : refuse(res, 400, 'The id provided does not exist');
+    }
+    const orderPaymentsMatch = /^\/v1\/orders\/(\w+)\/payments$/.exec(path);
+    if (req.method === 'GET' && orderPaymentsMatch) {
+      const orderId = orderPaymentsMatch[1] ?? '';
+      if (!orders.has(orderId)) return refuse(res, 400, 'The id provided does not exist');
+      const items = [...payments.values()].filter((p) => p.order_id === orderId);
+      return send(res, 200, { entity: 'collection', count: items.length, items });
+    }
+    const refundMatch = /^\/v1\/payments\/(\w+)\/refund$/.exec(path);
+    if (req.method === 'POST' && refundMatch) {
+      const payment = payments.get(refundMatch[1] ?? '');
+      if (!payment) return refuse(res, 400, 'The id provided does not exist');
+      let body: Record<string, unknown> = {};
+      try {
+        const text = await readBody(req);
+        body = text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
+      } catch {
+        return refuse(res, 400, 'The request body is not valid JSON');
+      }
+      const left = payment.amount - payment.amount_refunded;
+      const amount = body.amount === undefined ? left : body.amount;
+      if (payment.status !== 'captured') return refuse(res, 400, 'The payment has not been captured');
+      if (typeof amount !== 'number' || !Number.isInteger(amount) || amount < 100 || amount > left)
+        return refuse(res, 400, 'The refund amount provided is greater than amount captured', 'amount');
+      payment.amount_refunded += amount;
+      payment.refund_status = payment.amount_refunded === payment.amount ? 'full' : 'partial';
+      if (payment.refund_status === 'full') payment.status = 'refunded';
+      const refund: FakeRefund = {
+        id: entityId('rfnd'),
+        entity: 'refund',
+        amount,
+        currency: payment.currency,
+        payment_id: payment.id,
+        status: 'processed',
+        notes:
+          typeof body.notes === 'object' && body.notes !== null ? (body.notes as Record<string, string>) : [],
+        created_at: Math.floor(Date.now() / 1000),
+      };
+      refunds.push(refund);
+      return send(res, 200, refund);
+    }
+
     const fetchMatch = /^\/v1\/orders\/([\w]+)$/.exec(path);
     if (req.method === 'GET' && fetchMatch) {
       const order = orders.get(fetchMatch[1] ?? '');
@@ -162,6 +239,8 @@ export async function startFakeRazorpay(
     keyId,
     keySecret,
     orders,
+    payments,
+    refunds,
     requests,
     failNext(status, count = 1) {
       failures = { status, count };
@@ -174,6 +253,19 @@ export async function startFakeRazorpay(
       order.attempts += 1;
       order.amount_paid = order.amount;
       order.amount_due = 0;
+      payments.set(paymentId, {
+        id: paymentId,
+        entity: 'payment',
+        amount: order.amount,
+        currency: order.currency,
+        status: 'captured',
+        order_id: orderId,
+        method: 'upi',
+        captured: true,
+        amount_refunded: 0,
+        refund_status: null,
+        created_at: Math.floor(Date.now() / 1000),
+      });
       return {
         razorpay_payment_id: paymentId,
         razorpay_order_id: orderId,

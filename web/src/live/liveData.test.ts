@@ -159,6 +159,42 @@ describe('live data lifecycle', () => {
     expect(s.feedHealth?.status).toBe('stale');
   });
 
+  it('takes a reviewed payment request and the new subscription from the socket', () => {
+    const { deps, socket } = setup();
+    createLiveData(deps);
+    socket.serverConnect();
+    const request = {
+      id: 5,
+      amount: 5898.82,
+      amountPaise: 589_882,
+      utrNumber: '123456789012',
+      method: 'upi' as const,
+      status: 'approved' as const,
+      createdAt: '2026-03-02T05:00:00.000Z',
+      approvedAt: '2026-03-02T05:10:00.000Z',
+      reviewedAt: '2026-03-02T05:10:00.000Z',
+      adminNotes: null,
+      paymentScreenshot: null,
+      plan: null,
+      user: { id: 7, firstName: 'Asha', lastName: 'Rao', email: 'asha@example.com' },
+    };
+    socket.serverEmit('user:payment-request', request);
+    socket.serverEmit('user:payment-request', { ...request, id: 4, status: 'rejected' });
+    socket.serverEmit('user:subscription', {
+      status: 'active',
+      plan: null,
+      startDate: '2026-03-02T05:10:00.000Z',
+      endDate: '2026-04-02T05:10:00.000Z',
+      amount: 5898.82,
+      amountPaise: 589_882,
+      daysLeft: 31,
+    });
+    const s = useLiveStore.getState();
+    // The older request (id 4) arriving late does not replace the newest one.
+    expect(s.paymentRequest).toMatchObject({ id: 5, status: 'approved' });
+    expect(s.subscription?.status).toBe('active');
+  });
+
   it('ends the session when the server revokes it and stops polling', async () => {
     const { deps, socket, onSessionRevoked, get } = setup();
     createLiveData(deps);

@@ -1,6 +1,6 @@
-// Lifecycle of the dashboard's live data: socket events feed the live store; while the socket is down the same data
-// is polled over REST at the spec's intervals (§9); on every (re)connect the store is resynchronised from REST once,
-// because events sent while we were away are lost. Nothing runs at import time: `startLiveData()` starts it all.
+// The dashboard's live data: socket events feed the live store; while the socket is down the same data is polled
+// over REST at the spec's intervals (§9); on every (re)connect the store is resynchronised from REST once
+// (liveChannel.ts owns that lifecycle). Nothing runs at import time: `startLiveData()` starts it all.
 import type {
   BotStatusDetailDto,
   CandleDto,
@@ -8,6 +8,7 @@ import type {
   TradeDto,
   UserStatsDto,
 } from '@optionpilot/server/contract';
+import { openLiveChannel } from './liveChannel';
 import { useLiveStore } from './stores';
 import { createLiveSocket, endRevokedSession, readStoredToken, type LiveSocketLike } from './socket';
 
@@ -53,13 +54,6 @@ export interface LiveDataController {
 /** Starts a socket plus the REST fallback and returns the handle that tears both down. */
 export function createLiveData(deps: LiveDataDeps): LiveDataController {
   const store = useLiveStore.getState;
-  const timers: ReturnType<typeof setInterval>[] = [];
-  // resource → epoch of its pending request
-  const inFlight = new Map<LiveResource, number>();
-  // Bumped on every connect/disconnect/stop: a REST answer that started in an older epoch is dropped, so a slow
-  // poll cannot overwrite fresher socket data (the resync of the new epoch supplies the truth).
-  let epoch = 0;
-  let stopped = false;
   let socketHealthSeen = false;
 
   const apply: Record<LiveResource, (body: unknown) => void> = {
@@ -83,55 +77,6 @@ export function createLiveData(deps: LiveDataDeps): LiveDataController {
     candles: (body) => store().setCandles(1, body as CandleDto[]),
   };
 
-  function fetchResource(resource: LiveResource): void {
-    if (inFlight.get(resource) === epoch) return; // a slow server must not pile up requests every second
-    const started = epoch;
-    inFlight.set(resource, started);
-    deps
-      .get(RESOURCE_PATHS[resource])
-      .then((body) => {
-        if (!stopped && started === epoch) apply[resource](body);
-      })
-      .catch(() => {
-        // Polling errors are not toasted (one a second would drown the page); a 401 is handled by the API client
-        // and the next poll or resync retries the rest.
-      })
-      .finally(() => {
-        if (inFlight.get(resource) === started) inFlight.delete(resource);
-      });
-  }
-
-  function resyncOnce(): void {
-    for (const resource of Object.keys(RESOURCE_PATHS) as LiveResource[]) fetchResource(resource);
-  }
-
-  function startPolling(): void {
-    if (timers.length > 0) return;
-    for (const [resource, ms] of Object.entries(POLL_INTERVALS_MS) as [LiveResource, number][]) {
-      timers.push(setInterval(() => fetchResource(resource), ms));
-    }
-  }
-
-  function stopPolling(): void {
-    for (const t of timers.splice(0)) clearInterval(t);
-  }
-
-  function onConnect(): void {
-    if (stopped) return;
-    epoch += 1;
-    stopPolling();
-    store().setConnection('connected');
-    resyncOnce();
-  }
-
-  function onDown(): void {
-    if (stopped) return;
-    if (store().connection === 'disconnected') return;
-    epoch += 1;
-    store().setConnection('disconnected');
-    startPolling();
-  }
-
   const token = deps.getToken();
   if (!token) {
     // Signed out: there is no socket to open and the user endpoints would answer 401.
@@ -139,9 +84,6 @@ export function createLiveData(deps: LiveDataDeps): LiveDataController {
   }
 
   const socket = deps.createSocket(token);
-  socket.on('connect', onConnect);
-  socket.on('disconnect', onDown);
-  socket.on('connect_error', onDown);
   socket.on('market:tick', (tick) => store().applyTick(tick));
   socket.on('market:candle', (candle) => store().applyCandle(candle));
   socket.on('feed:health', (health) => {
@@ -151,27 +93,20 @@ export function createLiveData(deps: LiveDataDeps): LiveDataController {
   socket.on('user:stats', (stats) => store().setStats(stats));
   socket.on('user:trade', (trade) => store().upsertTrade(trade));
   socket.on('bot:status', (status) => store().applyBotStatus(status));
-  socket.on('session:revoked', ({ reason }) => {
-    stop();
-    deps.onSessionRevoked(reason);
+  socket.on('user:subscription', (subscription) => store().setSubscription(subscription));
+  socket.on('user:payment-request', (request) => store().applyPaymentRequest(request));
+
+  const channel = openLiveChannel({
+    get: deps.get,
+    socket,
+    paths: RESOURCE_PATHS,
+    intervalsMs: POLL_INTERVALS_MS,
+    apply,
+    connection: () => store().connection,
+    setConnection: (connection) => store().setConnection(connection),
+    onSessionRevoked: deps.onSessionRevoked,
   });
-
-  // Until the socket is up the page is fed by REST: a first snapshot now, then the polling cadence.
-  store().setConnection('connecting');
-  resyncOnce();
-  startPolling();
-  socket.connect();
-
-  function stop(): void {
-    if (stopped) return;
-    stopped = true;
-    epoch += 1;
-    stopPolling();
-    socket.disconnect();
-    store().setConnection('idle');
-  }
-
-  return { stop };
+  return { stop: channel.stop };
 }
 
 // One live connection per browser tab: the dashboard starts it on mount and stops it on unmount/logout. The handle

@@ -8,6 +8,8 @@ import type {
   CandleDto,
   FeedHealthDto,
   MarketTickDto,
+  PaymentRequestDto,
+  SubscriptionDto,
   TradeDto,
   UserStatsDto,
 } from '@optionpilot/server/contract';
@@ -58,7 +60,17 @@ export interface BotSlice {
   applyBotStatus: (status: BotStatusDto) => void;
 }
 
-export type LiveState = ConnectionSlice & MarketSlice & StatsSlice & TradesSlice & BotSlice;
+/** The user's subscription and latest UPI payment request, pushed when an admin reviews it (issue 9). */
+export interface AccountSlice {
+  /** null until the server pushed one; the dashboard's REST copy stands until then */
+  subscription: SubscriptionDto | null;
+  setSubscription: (subscription: SubscriptionDto) => void;
+  /** the newest payment request the user made, as the server last described it */
+  paymentRequest: PaymentRequestDto | null;
+  applyPaymentRequest: (request: PaymentRequestDto) => void;
+}
+
+export type LiveState = ConnectionSlice & MarketSlice & StatsSlice & TradesSlice & BotSlice & AccountSlice;
 
 type Slice<T> = StateCreator<LiveState, [], [], T>;
 
@@ -151,12 +163,25 @@ const createBotSlice: Slice<BotSlice> = (set) => ({
     }),
 });
 
+const createAccountSlice: Slice<AccountSlice> = (set) => ({
+  subscription: null,
+  setSubscription: (subscription) => set({ subscription }),
+  paymentRequest: null,
+  applyPaymentRequest: (request) =>
+    set((s) => {
+      // An older request (e.g. a late poll of a previous one) must not replace the newest.
+      if (s.paymentRequest && s.paymentRequest.id > request.id) return {};
+      return { paymentRequest: request };
+    }),
+});
+
 export const useLiveStore = create<LiveState>()((...a) => ({
   ...createConnectionSlice(...a),
   ...createMarketSlice(...a),
   ...createStatsSlice(...a),
   ...createTradesSlice(...a),
   ...createBotSlice(...a),
+  ...createAccountSlice(...a),
 }));
 
 const initialLiveState = useLiveStore.getState();

@@ -85,6 +85,7 @@ export function sampleTrade(overrides: Partial<TradeDto> = {}): TradeDto {
     target: 160.5,
     quantity: 65,
     pnl: null,
+    markPnl: null,
     status: 'open',
     exitReason: null,
     paper: true,

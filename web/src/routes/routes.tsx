@@ -10,6 +10,7 @@ import { ForgotPasswordPage } from '../features/auth/ForgotPasswordPage';
 import { ResetPasswordPage } from '../features/auth/ResetPasswordPage';
 import { UserDashboard } from '../features/dashboard/UserDashboard';
 import { TestDashboardPage } from '../features/demo/TestDashboardPage';
+import { BrokerCallbackPage } from '../features/broker/BrokerCallbackPage';
 import { DevDashboardRoute, HomeRoute, LoginRoute, RequireAdmin, RequireAuth } from './guards';
 import { NotFoundPage } from './NotFoundPage';
 import { RootLayout } from './RootLayout';
@@ -50,6 +51,14 @@ export const appRoutes: RouteObject[] = [
       { path: '/reset-password', element: <ResetPasswordPage /> },
       { path: '/dev-dashboard', element: <DevDashboardRoute /> },
       { path: '/test-dashboard', element: <TestDashboardPage /> },
+      {
+        path: '/broker/:broker/callback',
+        element: (
+          <RequireAuth>
+            <BrokerCallbackPage />
+          </RequireAuth>
+        ),
+      },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -1,4 +1,4 @@
-import type { UserDto } from '@optionpilot/server/contract';
+import type { PlanDto, UserDto } from '@optionpilot/server/contract';
 import { useSessionStore } from '../stores/session';
 
 /** A plausible signed-in user as GET /api/auth/me returns it. */
@@ -31,3 +31,13 @@ export function signInAs(role: 'visitor' | 'user' | 'admin', user?: UserDto): vo
   }
   useSessionStore.getState().setSession(`${role}-token`, user ?? (role === 'admin' ? ADMIN : makeUser()));
 }
+
+/** The spec's yearly plan (₹49,999 + 18% GST), as `GET /api/plans` lists it once an admin puts it on sale. */
+export const YEARLY_PLAN: PlanDto = {
+  code: 'yearly',
+  name: 'Yearly',
+  months: 12,
+  pricePaise: 4_999_900,
+  gstPaise: 899_982,
+  totalPaise: 5_899_882,
+};

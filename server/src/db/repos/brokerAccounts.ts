@@ -26,6 +26,7 @@ export async function saveBrokerCredentials(
   const values = {
     ...credentials,
     broker_user_id: null,
+    broker_account_name: null,
     access_token_enc: null,
     refresh_token_enc: null,
     token_expires_at: null,
@@ -86,6 +87,13 @@ export async function deleteBrokerAccount(db: Db, userId: number): Promise<boole
   return (await db('broker_accounts').where({ user_id: userId }).delete()) > 0;
 }
 
+/** Accounts holding a broker session (connected with a token; it may have expired since). */
+export async function listConnectedBrokerAccounts(db: Db): Promise<BrokerAccountRow[]> {
+  return (await db('broker_accounts').where({ status: 'connected' }).whereNotNull('access_token_enc')).map(
+    toAccount,
+  );
+}
+
 export async function listBrokerAccounts(db: Db): Promise<BrokerAccountRow[]> {
   return (await db('broker_accounts').orderBy('user_id')).map(toAccount);
 }
@@ -135,6 +143,29 @@ export async function consumeOauthState(
 ): Promise<BrokerOauthStateRow | undefined> {
   const [row] = await db('broker_oauth_states')
     .where({ state })
+    .whereNull('used_at')
+    .where('expires_at', '>', now)
+    .update({ used_at: now })
+    .returning('*');
+  return row ? toOauthState(row) : undefined;
+}
+
+/**
+ * Marks a state used and returns it, only if it is unused, unexpired and was issued to this user's session for this
+ * broker (single use, atomic). A state presented by any other session stays usable by its owner.
+ */
+export async function consumeOauthStateOf(
+  db: Db,
+  claim: { state: string; userId: number; sessionId: string; brokerType: string },
+  now = Date.now(),
+): Promise<BrokerOauthStateRow | undefined> {
+  const [row] = await db('broker_oauth_states')
+    .where({
+      state: claim.state,
+      user_id: claim.userId,
+      session_id: claim.sessionId,
+      broker_type: claim.brokerType,
+    })
     .whereNull('used_at')
     .where('expires_at', '>', now)
     .update({ used_at: now })

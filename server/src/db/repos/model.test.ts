@@ -684,6 +684,7 @@ describe.each(testDialects())('data model on %s', (dialect) => {
 
 function signalFields(at: number): NewSignal {
   return {
+    strategy_id: 1,
     signal_at: at,
     type: 'CALL',
     condition_met: '3 bullish candles ≥ 5 pts',

@@ -16,8 +16,13 @@ const toSubscription = rowMapper<SubscriptionRow>();
 
 // ---- payment orders (checkout attempts) ----
 
-export type NewPaymentOrder = Omit<PaymentOrderRow, 'id' | 'currency' | 'status' | 'created_at' | 'paid_at'> &
-  Partial<Pick<PaymentOrderRow, 'currency' | 'status'>>;
+type BuyerColumns = 'buyer_state_code' | 'buyer_gstin' | 'buyer_name';
+
+export type NewPaymentOrder = Omit<
+  PaymentOrderRow,
+  'id' | 'currency' | 'status' | 'created_at' | 'paid_at' | BuyerColumns
+> &
+  Partial<Pick<PaymentOrderRow, 'currency' | 'status' | BuyerColumns>>;
 
 export async function insertPaymentOrder(
   db: Db,

@@ -21,6 +21,14 @@ export async function findPlanById(db: Db, id: number): Promise<PlanRow | undefi
   return row ? toPlan(row) : undefined;
 }
 
+/** The plan `id` names, else the first plan on sale (what a payment received outside checkout buys). */
+export async function planOrFirstOnSale(db: Db, id: number | null): Promise<PlanRow> {
+  const named = id === null ? undefined : await findPlanById(db, id);
+  const plan = named ?? (await listPlans(db, { activeOnly: true }))[0];
+  if (!plan) throw new Error('no plan is on sale to record the payment against');
+  return plan;
+}
+
 export type NewPlan = Pick<PlanRow, 'code' | 'name' | 'price_paise' | 'months'> &
   Partial<Pick<PlanRow, 'gst_rate_bp' | 'active' | 'sort_order'>>;
 

@@ -10,7 +10,7 @@ export type NewSignal = Omit<
 >;
 
 /**
- * Records a signal. The same setup (candle, interval, type) recorded again, e.g. after a restart, returns the row
+ * Records a signal. The same setup (strategy, candle, interval, type) recorded again, e.g. after a restart, returns the row
  * already stored instead of a second one.
  */
 export async function insertSignal(
@@ -19,12 +19,13 @@ export async function insertSignal(
 ): Promise<{ signal: SignalRow; duplicate: boolean }> {
   const inserted = await db('signals')
     .insert(signal)
-    .onConflict(['setup_candle_at', 'interval_minutes', 'type'])
+    .onConflict(['strategy_id', 'setup_candle_at', 'interval_minutes', 'type'])
     .ignore()
     .returning('*');
   if (inserted[0]) return { signal: toSignal(inserted[0]), duplicate: false };
   const existing: unknown = await db('signals')
     .where({
+      strategy_id: signal.strategy_id,
       setup_candle_at: signal.setup_candle_at,
       interval_minutes: signal.interval_minutes,
       type: signal.type,

@@ -152,3 +152,14 @@ export async function userTradeTotals(
     },
   };
 }
+
+/** Realised net P&L (paise) of each user's trades closed since `since`, in one query: for the daily loss lock. */
+export async function realisedPnlByUser(db: Db, since: number): Promise<Map<number, number>> {
+  const rows = (await db('trades')
+    .where({ status: 'closed' })
+    .where('closed_at', '>=', since)
+    .groupBy('user_id')
+    .select('user_id')
+    .sum({ pnl: 'pnl_paise' })) as Array<Record<string, unknown>>;
+  return new Map(rows.map((r) => [Number(r.user_id), toNumber(r.pnl)]));
+}

@@ -214,10 +214,19 @@ describe.each(testDialects())('auth API (%s)', (dialect) => {
       });
       const saved = await t.request('GET', '/api/auth/me', { token });
       expect(saved.json).toMatchObject({ brokerType: 'zerodha', brokerConnected: false });
-      await updateBrokerAccount(t.server.deps.db.knex, user.id, { status: 'connected' });
+      // brokerConnected is true only while the session is valid: a token whose expiry is still ahead.
+      const expiresAt = t.clock.now() + 3_600_000;
+      await updateBrokerAccount(t.server.deps.db.knex, user.id, {
+        status: 'connected',
+        access_token_enc: 'v1:sealed-token',
+        token_expires_at: expiresAt,
+      });
       const connected = await t.request('GET', '/api/auth/me', { token });
       expect(connected.json).toMatchObject({ brokerType: 'zerodha', brokerConnected: true });
       expect(connected.text).not.toMatch(/sealed|WXYZ/);
+      t.clock.set(expiresAt);
+      const lapsed = await t.request('GET', '/api/auth/me', { token });
+      expect(lapsed.json).toMatchObject({ brokerType: 'zerodha', brokerConnected: false });
     });
 
     it('401 once the token has expired (JWT_TTL)', async () => {

@@ -193,3 +193,57 @@ describe('password reset when the mail transport fails', () => {
     expect(t.logs.join('')).not.toMatch(/reset-password\?token=/);
   });
 });
+
+describe('password reset in production without a mail transport', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ env: { NODE_ENV: 'production' } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('answers the neutral message for an existing account, and neither returns nor logs a link', async () => {
+    await t.request('POST', '/api/auth/register', { body: registration('prod') });
+    const res = await t.request('POST', '/api/auth/request-password-reset', {
+      body: { email: 'ashaprod@example.com' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ success: true, message: RESET_REQUESTED_MESSAGE });
+    const logs = t.logs.join('');
+    expect(logs).not.toContain('reset-password?token=');
+    expect(logs).toContain('npm run set-password');
+  });
+});
+
+describe('password reset and login lockouts', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ env: { TRUST_PROXY: 'true' } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const loginFrom = (ip: string, password: string) =>
+    t.request('POST', '/api/auth/login', {
+      body: { email: 'ashalocked@example.com', password },
+      headers: { 'x-forwarded-for': ip },
+    });
+
+  it('a completed reset lifts the lockout of the account', async () => {
+    await t.request('POST', '/api/auth/register', { body: registration('locked') });
+    for (let i = 0; i < 10; i++) expect((await loginFrom('203.0.113.9', 'Wrong1234')).status).toBe(401);
+    expect((await loginFrom('203.0.113.9', 'Secret123')).status).toBe(429);
+
+    const res = await t.request('POST', '/api/auth/request-password-reset', {
+      body: { email: 'ashalocked@example.com' },
+    });
+    const link = res.json.resetLink as string;
+    const done = await t.request('POST', '/api/auth/reset-password', {
+      body: { token: tokenOf(link), newPassword: 'Unlocked2026' },
+    });
+    expect(done.status).toBe(200);
+    expect((await loginFrom('203.0.113.9', 'Unlocked2026')).status).toBe(200);
+  });
+});

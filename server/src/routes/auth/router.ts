@@ -27,7 +27,7 @@ export function authRouter(deps: Deps): Router<AppState> {
       const body: AuthResponse = {
         success: true,
         token,
-        user: await userDto({ db: deps.db.knex, user }),
+        user: await userDto({ db: deps.db.knex, user, now: deps.clock.now() }),
         message: 'Account created',
       };
       ctx.status = 201;
@@ -42,7 +42,7 @@ export function authRouter(deps: Deps): Router<AppState> {
       const body: AuthResponse = {
         success: true,
         token,
-        user: await userDto({ db: deps.db.knex, user }),
+        user: await userDto({ db: deps.db.knex, user, now: deps.clock.now() }),
         message: 'Logged in successfully',
       };
       ctx.body = body;
@@ -56,7 +56,7 @@ export function authRouter(deps: Deps): Router<AppState> {
       const body: AuthResponse = {
         success: true,
         token,
-        user: await userDto({ db: deps.db.knex, user }),
+        user: await userDto({ db: deps.db.knex, user, now: deps.clock.now() }),
         message: 'Admin login successful',
       };
       ctx.body = body;
@@ -64,7 +64,7 @@ export function authRouter(deps: Deps): Router<AppState> {
   );
 
   router.get('/me', requireAuth(deps), can('session:read'), async (ctx) => {
-    const body: UserDto = await userDto({ db: deps.db.knex, user: authOf(ctx).user });
+    const body: UserDto = await userDto({ db: deps.db.knex, user: authOf(ctx).user, now: deps.clock.now() });
     ctx.body = body;
   });
 
@@ -83,7 +83,7 @@ export function authRouter(deps: Deps): Router<AppState> {
       const body: AuthResponse = {
         success: true,
         token,
-        user: await userDto({ db: deps.db.knex, user }),
+        user: await userDto({ db: deps.db.knex, user, now: deps.clock.now() }),
         message: 'Password changed. Other devices have been signed out.',
       };
       ctx.body = body;

@@ -19,6 +19,14 @@ describe('GET /api/config', () => {
       razorpayKeyId: null,
       feed: { kind: 'sim', simulated: true },
       sessionMode: 'always',
+      operator: {
+        legalName: t.config.operator.legalName,
+        address: t.config.operator.address,
+        stateCode: t.config.operator.stateCode,
+        gstin: t.config.operator.gstin,
+        supportEmail: t.config.operator.supportEmail,
+        supportPhone: t.config.operator.supportPhone,
+      },
     });
   });
 

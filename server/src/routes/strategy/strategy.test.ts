@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setAdminControl } from '../../db';
+import { saveTradingSettings, setAdminControl } from '../../db';
+import { signInFirstAdmin } from '../../testing/admin';
 import { registration, startTestServer, type TestServer } from '../../testing/server';
 
 describe('GET /api/strategy', () => {
@@ -57,5 +58,39 @@ describe('GET /api/strategy', () => {
     await t.server.deps.trading.reloadControls();
     const after = await t.request('GET', '/api/strategy', { token });
     expect(after.json).toMatchObject({ params: { consecutiveCandles: 4 } });
+  });
+
+  it('shows a trader who follows another strategy that strategy and its parameters', async () => {
+    const admin = await signInFirstAdmin(t);
+    const created = await t.request('POST', '/api/admin/strategies', {
+      token: admin.token,
+      body: {
+        name: 'Calls only',
+        description: 'Breakouts on the call side',
+        sides: 'CE',
+        parameters: {
+          interval: 3,
+          consecutiveCandles: 2,
+          minMovement: 4,
+          entryOffset: 1.5,
+          stopLoss: 15,
+          target: 30,
+          maxLoss: 3000,
+          orderType: 'SLM',
+        },
+      },
+    });
+    expect(created.status).toBe(201);
+    const strategyId = (created.json.strategy as { id: number }).id;
+    const me = await t.request('GET', '/api/auth/me', { token });
+    await saveTradingSettings(t.server.deps.db.knex, (me.json as { id: number }).id, {
+      strategy_id: strategyId,
+    });
+    const res = await t.request('GET', '/api/strategy', { token });
+    expect(res.json).toMatchObject({
+      name: 'Consecutive-candle breakout: Calls only',
+      intervalMinutes: 3,
+      params: { consecutiveCandles: 2, stopLoss: 15, target: 30, putEnabled: false },
+    });
   });
 });

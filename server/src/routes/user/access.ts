@@ -1,9 +1,8 @@
 // Route guards shared by the user, payment and contact resources: "acts on the caller's own record" through the
 // policy table, and attempt budgets per client. Every /api/user endpoint reads or writes only the caller's rows
 // (no user id in any path), so the policy is asked about the caller's own record.
-import type { Budget } from '../../auth/throttle';
+import { takeBudgets, type Budget } from '../../auth/throttle';
 import type { Deps } from '../../deps';
-import { AppError } from '../../errors';
 import { authorize, type Action } from '../../policies';
 import { authOf, type RouteContext, type RouteMiddleware } from '../../middleware/context';
 
@@ -23,14 +22,7 @@ export function rateLimit(
   subjectOf: (ctx: RouteContext) => string,
 ): RouteMiddleware {
   return async (ctx, next) => {
-    const key = `${budget.name}:${subjectOf(ctx)}`;
-    const before = await deps.limiter.peek(key);
-    if (before.count >= budget.limit) {
-      throw new AppError('rate_limited', {
-        retryAfterSeconds: Math.max(1, Math.ceil(before.resetInMs / 1000)),
-      });
-    }
-    await deps.limiter.hit(key, budget.windowMs);
+    await takeBudgets(deps.limiter, [[budget, subjectOf(ctx)]]);
     await next();
   };
 }

@@ -17,14 +17,20 @@ import {
   type BrokerAccountRow,
   type TradingSettingsRow,
   type UserSettingsRow,
+  type StrategyRow,
 } from '../../db';
+import { AppError } from '../../errors';
 import { announceAudit, recordAudit } from '../../services/audit';
 import type { TradingHooks } from './tradingHooks';
 
 type CommandDeps = Pick<Deps, 'db' | 'clock' | 'realtime' | 'logger'>;
 
 /** Runs the engine's re-evaluation after a committed change; its failure is logged, never the caller's error. */
-async function notifyEngine(deps: CommandDeps, hooks: TradingHooks, userId: number): Promise<void> {
+export async function notifyEngine(
+  deps: Pick<CommandDeps, 'logger'>,
+  hooks: Pick<TradingHooks, 'onUserChanged'>,
+  userId: number,
+): Promise<void> {
   try {
     await hooks.onUserChanged(userId);
   } catch (err) {
@@ -66,12 +72,28 @@ export async function updateTradingSettings(props: {
   hooks: TradingHooks;
   userId: number;
   input: z.output<typeof tradingSettingsSchema>;
+  /** the active strategies: a trader may follow only one of them */
+  strategies: readonly StrategyRow[];
 }): Promise<TradingSettingsRow> {
   const { deps, hooks, userId, input } = props;
+  const chosen = input.strategyId ?? null;
+  const strategy = chosen === null ? undefined : props.strategies.find((s) => s.id === chosen);
+  if (chosen !== null && strategy === undefined) {
+    throw new AppError('validation_failed', {
+      message: 'strategyId must be one of the strategies offered',
+      field: 'strategyId',
+    });
+  }
   const row = await saveTradingSettings(
     deps.db.knex,
     userId,
-    { order_type: input.orderType, target_points: input.targetSetting, trade_quantity: input.tradeQuantity },
+    {
+      order_type: input.orderType,
+      target_points: input.targetSetting,
+      trade_quantity: input.tradeQuantity,
+      // Choosing the built-in strategy is choosing the default; absent keeps the current choice.
+      ...(input.strategyId === undefined ? {} : { strategy_id: strategy?.built_in ? null : chosen }),
+    },
     deps.clock.now(),
   );
   await notifyEngine(deps, hooks, userId);

@@ -13,7 +13,13 @@ import type {
   UserStatsDto,
 } from '../../contract';
 import { createSecretBox, loadOrCreateKey } from '../../crypto';
-import { findBrokerAccountByUser, getTradingSettings, getUserSettings, listTrades } from '../../db';
+import {
+  findBrokerAccountByUser,
+  getTradingSettings,
+  getUserSettings,
+  listStrategies,
+  listTrades,
+} from '../../db';
 import type { Deps } from '../../deps';
 import { requireAuth } from '../../middleware/auth';
 import { authOf, metaOf, type AppState } from '../../middleware/context';
@@ -22,7 +28,7 @@ import { subscriptionView } from '../../payments/subscription';
 import { presentBrokerConnection } from '../../presenters/broker';
 import { presentTrade } from '../../presenters/trade';
 import { presentTradingSettings, presentUserSettings } from '../../presenters/settings';
-import { presentUser } from '../../presenters/user';
+import { brokerSummaryOf, presentUser } from '../../presenters/user';
 import { canOnOwnRecord } from './access';
 import { saveBroker, setBotSwitch, updateTradingSettings, updateUserSettings } from './commands';
 import {
@@ -33,11 +39,10 @@ import {
   tradingSettingsSchema,
   userSettingsSchema,
 } from './schema';
-import { userStats } from './stats';
 import { niftyLotSize, type TradingHooks } from './tradingHooks';
 
 export const BROKER_SAVED_MESSAGE =
-  'Credentials saved securely. Broker login arrives with broker integration; trading continues on paper.';
+  'Credentials saved securely. Press Connect to log in to your broker; trading continues on paper until you switch to Live.';
 
 /** Routes of the user resource, mounted under /api/user. */
 export function userRouter(deps: Deps, hooks: TradingHooks): Router<AppState> {
@@ -50,12 +55,7 @@ export function userRouter(deps: Deps, hooks: TradingHooks): Router<AppState> {
   const ownWrite = [requireAuth(deps), canOnOwnRecord('user:update')] as const;
 
   router.get('/stats', ...own, async (ctx) => {
-    const body: UserStatsDto = await userStats({
-      db: deps.db.knex,
-      userId: authOf(ctx).user.id,
-      now: deps.clock.now(),
-      hooks,
-    });
+    const body: UserStatsDto = await hooks.statsFor(authOf(ctx).user.id);
     ctx.body = body;
   });
 
@@ -66,7 +66,9 @@ export function userRouter(deps: Deps, hooks: TradingHooks): Router<AppState> {
       limit: query.limit,
       ...(query.status ? { status: query.status } : {}),
     });
-    const body: TradeDto[] = rows.map(presentTrade);
+    const body: TradeDto[] = rows.map((row) =>
+      presentTrade(row, row.status === 'open' ? (hooks.markPnl?.(row.id) ?? null) : null),
+    );
     ctx.body = body;
   });
 
@@ -98,7 +100,8 @@ export function userRouter(deps: Deps, hooks: TradingHooks): Router<AppState> {
   router.get('/trading-settings', ...own, async (ctx) => {
     const now = deps.clock.now();
     const row = await getTradingSettings(deps.db.knex, authOf(ctx).user.id, now);
-    const body: TradingSettingsDto = presentTradingSettings(row, lotSize(now));
+    const strategies = await listStrategies(deps.db.knex, { activeOnly: true });
+    const body: TradingSettingsDto = presentTradingSettings(row, lotSize(now), strategies);
     ctx.body = body;
   });
 
@@ -106,8 +109,15 @@ export function userRouter(deps: Deps, hooks: TradingHooks): Router<AppState> {
     '/trading-settings',
     ...ownWrite,
     withBody(tradingSettingsSchema, async (ctx, input) => {
-      const row = await updateTradingSettings({ deps, hooks, userId: authOf(ctx).user.id, input });
-      const body: TradingSettingsDto = presentTradingSettings(row, lotSize(deps.clock.now()));
+      const strategies = await listStrategies(deps.db.knex, { activeOnly: true });
+      const row = await updateTradingSettings({
+        deps,
+        hooks,
+        userId: authOf(ctx).user.id,
+        input,
+        strategies,
+      });
+      const body: TradingSettingsDto = presentTradingSettings(row, lotSize(deps.clock.now()), strategies);
       ctx.body = body;
     }),
   );
@@ -130,7 +140,9 @@ export function userRouter(deps: Deps, hooks: TradingHooks): Router<AppState> {
 
   router.get('/broker', ...own, async (ctx) => {
     const row = await findBrokerAccountByUser(deps.db.knex, authOf(ctx).user.id);
-    const body: BrokerConnectionDto | null = row ? presentBrokerConnection(row) : null;
+    const body: BrokerConnectionDto | null = row
+      ? presentBrokerConnection(row, { now: deps.clock.now(), publicUrl: deps.config.publicUrl })
+      : null;
     // Koa turns a null body into 204 No Content; every response is JSON, so "no broker" is the JSON text `null`.
     ctx.type = 'application/json';
     ctx.body = JSON.stringify(body);
@@ -145,11 +157,8 @@ export function userRouter(deps: Deps, hooks: TradingHooks): Router<AppState> {
       const body: BrokerSaveResponse = {
         success: true,
         message: BROKER_SAVED_MESSAGE,
-        broker: presentBrokerConnection(account),
-        user: presentUser(user, {
-          brokerType: account.broker_type,
-          connected: account.status === 'connected',
-        }),
+        broker: presentBrokerConnection(account, { now: deps.clock.now(), publicUrl: deps.config.publicUrl }),
+        user: presentUser(user, brokerSummaryOf(account, deps.clock.now())),
       };
       ctx.body = body;
     }),

@@ -1,7 +1,9 @@
+import { createScaledScheduler } from '@optionpilot/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox, loadOrCreateKey } from '../../crypto';
 import {
   findBrokerAccountByUser,
+  insertStrategy,
   insertTrade,
   listLogs,
   setAdminControl,
@@ -50,7 +52,11 @@ describe.each(testDialects())('user API (%s)', (dialect) => {
   const db = () => t.server.deps.db.knex;
 
   beforeAll(async () => {
-    t = await startTestServer({ dialect });
+    // The engine's clock starts at NOW too: today's P&L is the engine's trading day.
+    t = await startTestServer({
+      dialect,
+      overrides: { trading: { scheduler: createScaledScheduler({ speed: 1, startAt: NOW }) } },
+    });
     t.clock.set(NOW);
     alice = await signUp('alice');
     bob = await signUp('bob');
@@ -252,10 +258,15 @@ describe.each(testDialects())('user API (%s)', (dialect) => {
       const logs = await listLogs(db(), { userId: user.id });
       expect(logs.map((l) => l.description)).toContain('Algo trading switched on by the user');
 
+      // The controls are read when an admin changes them (the admin route calls reloadControls), never per poll.
       await setAdminControl(db(), 'tradingEnabled', 'false', null);
+      const stale = await t.request('GET', '/api/user/bot-status', { token: user.token });
+      expect(stale.json).toMatchObject({ globalTradingEnabled: true });
+      await t.server.deps.trading.reloadControls();
       const paused = await t.request('GET', '/api/user/bot-status', { token: user.token });
       expect(paused.json).toMatchObject({ isRunning: false, enabled: true, globalTradingEnabled: false });
       await setAdminControl(db(), 'tradingEnabled', 'true', null);
+      await t.server.deps.trading.reloadControls();
     });
 
     it("never pushes one user's bot:status to another socket, not even an admin's", async () => {
@@ -308,16 +319,60 @@ describe.each(testDialects())('user API (%s)', (dialect) => {
     it('creates the defaults on first read: SLM, target 40, 1 lot, with the lot size', async () => {
       const res = await t.request('GET', '/api/user/trading-settings', { token: bob.token });
       expect(res.status).toBe(200);
-      expect(res.json).toEqual({ orderType: 'SLM', targetSetting: 40, tradeQuantity: 1, lotSize: 65 });
+      expect(res.json).toMatchObject({
+        orderType: 'SLM',
+        targetSetting: 40,
+        tradeQuantity: 1,
+        lotSize: 65,
+        strategyId: null,
+      });
+      // The built-in strategy is offered, marked as the default.
+      expect((res.json.strategies as { isDefault: boolean }[]).filter((s) => s.isDefault)).toHaveLength(1);
+    });
+
+    it('lets a trader follow another active strategy, and refuses one that is not offered', async () => {
+      const extra = await insertStrategy(db(), {
+        code: 'puts-only',
+        name: 'Puts only',
+        description: 'PUT side of the breakout',
+        type: 'PE',
+        params: { consecutiveCandles: 3 },
+      });
+      const off = await insertStrategy(db(), {
+        code: 'retired',
+        name: 'Retired',
+        description: 'x',
+        active: false,
+      });
+      const base = { orderType: 'SLM', targetSetting: 40, tradeQuantity: 1 };
+      const chosen = await t.request('PUT', '/api/user/trading-settings', {
+        token: bob.token,
+        body: { ...base, strategyId: extra.id },
+      });
+      expect(chosen.status).toBe(200);
+      expect(chosen.json).toMatchObject({ strategyId: extra.id });
+      expect((chosen.json.strategies as { id: number }[]).map((s) => s.id)).toContain(extra.id);
+      const refused = await t.request('PUT', '/api/user/trading-settings', {
+        token: bob.token,
+        body: { ...base, strategyId: off.id },
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.json.field).toBe('strategyId');
+      // Back to the default (null); the row of the refused request changed nothing.
+      const back = await t.request('PUT', '/api/user/trading-settings', {
+        token: bob.token,
+        body: { ...base, strategyId: null },
+      });
+      expect(back.json).toMatchObject({ strategyId: null });
     });
 
     it("round-trips a change, and another user's settings stay untouched", async () => {
       const body = { orderType: 'SLM', targetSetting: 25, tradeQuantity: 3 };
       const put = await t.request('PUT', '/api/user/trading-settings', { token: alice.token, body });
       expect(put.status).toBe(200);
-      expect(put.json).toEqual({ ...body, lotSize: 65 });
+      expect(put.json).toMatchObject({ ...body, lotSize: 65 });
       const get = await t.request('GET', '/api/user/trading-settings', { token: alice.token });
-      expect(get.json).toEqual({ ...body, lotSize: 65 });
+      expect(get.json).toMatchObject({ ...body, lotSize: 65 });
       const other = await t.request('GET', '/api/user/trading-settings', { token: bob.token });
       expect(other.json).toMatchObject({ targetSetting: 40, tradeQuantity: 1 });
     });
@@ -332,6 +387,8 @@ describe.each(testDialects())('user API (%s)', (dialect) => {
       [{ targetSetting: 20, tradeQuantity: 11 }, 'tradeQuantity'],
       [{ targetSetting: 20, tradeQuantity: 1.5 }, 'tradeQuantity'],
       [{ orderType: 'MARKET', targetSetting: 20, tradeQuantity: 1 }, 'orderType'],
+      [{ targetSetting: 20, tradeQuantity: 1, strategyId: 'best' }, 'strategyId'],
+      [{ targetSetting: 20, tradeQuantity: 1, strategyId: 999_999 }, 'strategyId'],
     ])('%j → %s', async (partial, expected) => {
       const body = { orderType: 'SLM', ...partial };
       const res = await t.request('PUT', '/api/user/trading-settings', { token: bob.token, body });

@@ -1,37 +1,79 @@
-import { Anchor, Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { Link } from 'react-router-dom';
-import { PlaceholderNotice } from '../../components/PlaceholderNotice';
+// The admin panel (`/` and `/admin` for admins, spec §2): the Overview with its figures, bot control, quick settings,
+// system health and the Flatten all kill switch, then the live tabs Strategy, Trades, Signals and Logs. Live data of
+// the `admins` room runs while this page is mounted.
+import { Card, Group, SimpleGrid, Stack, Tabs, Title } from '@mantine/core';
 import { usePageTitle } from '../../lib/usePageTitle';
 import { AdminLayout } from './AdminLayout';
-import { ADMIN_SECTIONS } from './adminSections';
+import { NUMERIC_CONTROLS } from './controlsApi';
+import { useAdminLive } from './live/useAdminLive';
+import { BotControlCard } from './overview/BotControlCard';
+import { ConnectionBadge } from './overview/ConnectionBadge';
+import { ControlsForm } from './overview/ControlsForm';
+import { FlattenAllButton } from './overview/FlattenAllButton';
+import { ActiveTradesTable, LogsTable, SignalsTable } from './overview/LiveTables';
+import { StatCards } from './overview/StatCards';
+import { SwitchControls } from './overview/SwitchControls';
+import { SystemHealthCard } from './overview/SystemHealthCard';
 
-/** The admin panel (`/` and `/admin` for admins). Placeholder: the overview, bot control and tabs come later. */
 export function AdminPanelPage() {
   usePageTitle('Admin panel');
+  useAdminLive();
   return (
     <AdminLayout>
       <Stack gap="md" maw={1200} mx="auto">
-        <Title order={1} size="h2">
-          Admin Panel
-        </Title>
-        <PlaceholderNotice>
-          <Text size="sm">
-            The overview (active users, revenue, trades, win rate), bot control, strategy, signals and logs
-            come with a later release. The admin pages below are reachable now.
-          </Text>
-        </PlaceholderNotice>
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
-          {ADMIN_SECTIONS.map((section) => (
-            <Card key={section.path} withBorder padding="md">
-              <Anchor component={Link} to={`/admin/${section.path}`} fw={600}>
-                {section.label}
-              </Anchor>
-              <Text size="sm" c="dimmed" mt={4}>
-                {section.summary}
-              </Text>
+        <Group justify="space-between">
+          <Title order={1} size="h2">
+            Admin Panel
+          </Title>
+          <Group gap="xs">
+            <ConnectionBadge />
+            <FlattenAllButton />
+          </Group>
+        </Group>
+        <Tabs defaultValue="overview" keepMounted={false}>
+          <Tabs.List mb="md">
+            <Tabs.Tab value="overview">Overview</Tabs.Tab>
+            <Tabs.Tab value="strategy">Strategy</Tabs.Tab>
+            <Tabs.Tab value="trades">Trades</Tabs.Tab>
+            <Tabs.Tab value="signals">Signals</Tabs.Tab>
+            <Tabs.Tab value="logs">Logs</Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="overview">
+            <Stack gap="md">
+              <StatCards />
+              <SimpleGrid cols={{ base: 1, md: 3 }}>
+                <BotControlCard />
+                <Card withBorder padding="lg" component="section" aria-label="Quick Settings">
+                  <Title order={4} mb="sm">
+                    Quick Settings
+                  </Title>
+                  <ControlsForm fields={['stopLoss', 'target']} label="Quick Settings form" />
+                </Card>
+                <SystemHealthCard />
+              </SimpleGrid>
+            </Stack>
+          </Tabs.Panel>
+          <Tabs.Panel value="strategy">
+            <Card withBorder padding="lg">
+              <Title order={4} mb="sm">
+                Strategy Parameters
+              </Title>
+              <Stack gap="md">
+                <ControlsForm fields={NUMERIC_CONTROLS} label="Strategy parameters" />
+                <SwitchControls />
+              </Stack>
             </Card>
-          ))}
-        </SimpleGrid>
+          </Tabs.Panel>
+          <Tabs.Panel value="trades">
+            <ActiveTradesTable />
+          </Tabs.Panel>
+          <Tabs.Panel value="signals">
+            <SignalsTable />
+          </Tabs.Panel>
+          <Tabs.Panel value="logs">
+            <LogsTable />
+          </Tabs.Panel>
+        </Tabs>
       </Stack>
     </AdminLayout>
   );

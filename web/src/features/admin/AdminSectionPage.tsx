@@ -1,22 +1,27 @@
-import { Stack, Text, Title } from '@mantine/core';
-import { PlaceholderNotice } from '../../components/PlaceholderNotice';
-import { usePageTitle } from '../../lib/usePageTitle';
-import { AdminLayout } from './AdminLayout';
+// One admin page (`/admin/<section>`): the page registered for the section.
+import type { ComponentType } from 'react';
 import type { AdminSection } from './adminSections';
+import { BrokersPage } from './brokers/BrokersPage';
+import { MessagesPage } from './messages/MessagesPage';
+import { PaymentsPage } from './payments/PaymentsPage';
+import { RevenuePage } from './revenue/RevenuePage';
+import { StrategiesPage } from './strategies/StrategiesPage';
+import { SubscriptionsPage } from './subscriptions/SubscriptionsPage';
+import { TradesPage } from './trades/TradesPage';
+import { UsersPage } from './users/UsersPage';
 
-/** One admin page (`/admin/<section>`). Placeholder until its feature lands. */
+export const ADMIN_PAGES: Record<string, ComponentType> = {
+  users: UsersPage,
+  revenue: RevenuePage,
+  trades: TradesPage,
+  payments: PaymentsPage,
+  brokers: BrokersPage,
+  subscriptions: SubscriptionsPage,
+  strategies: StrategiesPage,
+  messages: MessagesPage,
+};
+
 export function AdminSectionPage({ section }: { section: AdminSection }) {
-  usePageTitle(`Admin · ${section.label}`);
-  return (
-    <AdminLayout>
-      <Stack gap="md" maw={1200} mx="auto">
-        <Title order={1} size="h2">
-          {section.label}
-        </Title>
-        <PlaceholderNotice>
-          <Text size="sm">{section.summary} This page comes with a later release.</Text>
-        </PlaceholderNotice>
-      </Stack>
-    </AdminLayout>
-  );
+  const Page = ADMIN_PAGES[section.path];
+  return Page ? <Page /> : null;
 }

@@ -2,7 +2,7 @@
 export interface AdminSection {
   path: string;
   label: string;
-  /** what the finished page will hold, shown on the placeholder */
+  /** what the page holds, in a line */
   summary: string;
 }
 
@@ -26,4 +26,5 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
   },
   { path: 'subscriptions', label: 'Subscriptions', summary: 'Plans, offers and the payment gateway.' },
   { path: 'strategies', label: 'Strategies', summary: 'The strategy list and its parameters.' },
+  { path: 'messages', label: 'Messages', summary: 'Contact messages from the landing page.' },
 ];

@@ -7,15 +7,22 @@ import { AlgoControlCard } from './AlgoControlCard';
 import { renderWithProviders } from '../../test/render';
 import { mockApi } from '../../test/http';
 
-const SETTINGS: TradingSettingsDto = { orderType: 'SLM', targetSetting: 40, tradeQuantity: 1, lotSize: 65 };
+const SETTINGS: TradingSettingsDto = {
+  orderType: 'SLM',
+  targetSetting: 40,
+  tradeQuantity: 1,
+  lotSize: 65,
+  strategyId: null,
+  strategies: [],
+};
 
 function algoSwitch(): HTMLInputElement {
   return screen.getByRole('switch', { name: 'CE ATM-1 / PE ATM+1' }) as HTMLInputElement;
 }
 
-function routes() {
+function routes(settings: TradingSettingsDto = SETTINGS) {
   return mockApi({
-    'GET /api/user/trading-settings': { body: SETTINGS },
+    'GET /api/user/trading-settings': { body: settings },
     'PUT /api/user/trading-settings': (req) => ({ body: { ...(req.body as object), lotSize: 65 } }),
     'PUT /api/user/bot': (req) => {
       const enabled = (req.body as { enabled: boolean }).enabled;
@@ -55,6 +62,28 @@ describe('Algo Trading Control', () => {
     expect(algoSwitch().checked).toBe(false);
   });
 
+  it('shows the strategy the trader follows when several are offered, and keeps it on save', async () => {
+    const api = routes({
+      ...SETTINGS,
+      strategyId: 7,
+      strategies: [
+        { id: 1, name: 'Consecutive-candle breakout', description: 'The default', isDefault: true },
+        { id: 7, name: 'Puts only', description: 'PUT side of the breakout', isDefault: false },
+      ],
+    });
+    useLiveStore.getState().setBotDetail(sampleBot({ enabled: false, isRunning: false }));
+    renderWithProviders(<AlgoControlCard />);
+    fireEvent.click(algoSwitch());
+    await screen.findByLabelText('Trade Quantity (lots)');
+    // Mantine's Select renders a visible input and a hidden one for forms; the visible one shows the name.
+    expect(screen.getAllByDisplayValue('Puts only').length).toBeGreaterThan(0);
+    expect(screen.getByText('PUT side of the breakout')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Save & Start' }));
+    await waitFor(() => expect(algoSwitch().checked).toBe(true));
+    const saved = api.requests.find((r) => r.method === 'PUT' && r.path === '/api/user/trading-settings');
+    expect(saved?.body).toMatchObject({ strategyId: 7 });
+  });
+
   it('saving the dialog stores the settings and then switches the bot on', async () => {
     const api = routes();
     useLiveStore.getState().setBotDetail(sampleBot({ enabled: false, isRunning: false }));
@@ -67,7 +96,10 @@ describe('Algo Trading Control', () => {
     await waitFor(() => expect(algoSwitch().checked).toBe(true));
     const puts = api.requests.filter((r) => r.method === 'PUT');
     expect(puts.map((r) => [r.path, r.body])).toEqual([
-      ['/api/user/trading-settings', { orderType: 'SLM', targetSetting: 40, tradeQuantity: 2 }],
+      [
+        '/api/user/trading-settings',
+        { orderType: 'SLM', targetSetting: 40, tradeQuantity: 2, strategyId: null },
+      ],
       ['/api/user/bot', { enabled: true }],
     ]);
     expect(useLiveStore.getState().bot?.enabled).toBe(true);

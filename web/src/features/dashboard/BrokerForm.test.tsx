@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import type { BrokerConnectionDto } from '@optionpilot/server/contract';
+import { browser } from '../../lib/browser';
+import { CONNECTED_BROKER, SAVED_BROKER } from '../broker/brokerFixtures';
 import { useSessionStore } from '../../stores/session';
 import { BrokerForm, MISSING_BROKER_FIELDS } from './BrokerForm';
 import { makeUser } from '../../test/fixtures';
@@ -14,17 +15,21 @@ const USER = makeUser({
   createdAt: '2026-03-01T00:00:00.000Z',
 });
 
-const SAVED: BrokerConnectionDto = {
-  brokerType: 'zerodha',
-  apiKeyMasked: '••••1234',
-  status: 'credentials_saved',
-  connected: false,
-  tokenExpiresAt: null,
-  lastError: null,
+const SAVED = SAVED_BROKER;
+const CONNECTED = CONNECTED_BROKER;
+
+const BROKERS = {
+  brokers: [
+    { type: 'zerodha', label: 'Zerodha', available: true },
+    { type: 'upstox', label: 'Upstox', available: true },
+    { type: 'angelone', label: 'Angel One', available: false },
+    { type: 'fyers', label: 'Fyers', available: false },
+  ],
+  egressIp: '203.0.113.77',
 };
 
 const SERVER_MESSAGE =
-  'Credentials saved securely. Broker login arrives with broker integration; trading continues on paper.';
+  'Credentials saved securely. Press Connect to log in to your broker; trading continues on paper until you switch to Live.';
 
 function input(label: string): HTMLInputElement {
   return screen.getByLabelText(label, { exact: false }) as HTMLInputElement;
@@ -40,17 +45,23 @@ function fillCredentials(key: string, secret: string) {
   fireEvent.change(input('API Secret'), { target: { value: secret } });
 }
 
-const submit = () => fireEvent.click(screen.getByRole('button', { name: /Broker$/ }));
+const submit = () => fireEvent.click(screen.getByRole('button', { name: /API Key$/ }));
 
 describe('Broker Connection form', () => {
   beforeEach(() => {
     window.localStorage.setItem('token', 'jwt');
     useSessionStore.setState({ token: 'jwt' });
   });
-  afterEach(() => vi.unstubAllGlobals());
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
 
   it('asks for every field, including the secret, before sending anything', async () => {
-    const api = mockApi({ 'GET /api/user/broker': { body: null } });
+    const api = mockApi({
+      'GET /api/user/broker': { body: null },
+      'GET /api/brokers': { body: BROKERS },
+    });
     renderWithProviders(<BrokerForm />);
     await chooseBroker('Zerodha');
     fillCredentials('kite-key-1234', '   ');
@@ -59,22 +70,23 @@ describe('Broker Connection form', () => {
     expect(api.called('POST', '/api/user/broker')).toHaveLength(0);
   });
 
-  it('sends the credentials, shows the server message as Broker Connected and refreshes the user', async () => {
+  it('sends the credentials, shows the server message and refreshes the user', async () => {
     const api = mockApi({
       'GET /api/user/broker': { body: null },
+      'GET /api/brokers': { body: BROKERS },
       'POST /api/user/broker': {
         body: { success: true, message: SERVER_MESSAGE, broker: SAVED, user: USER },
       },
       'GET /api/auth/me': { body: USER },
     });
     renderWithProviders(<BrokerForm />);
-    await chooseBroker('Angel One');
+    await chooseBroker('Upstox');
     fillCredentials('kite-key-1234', 's3cret');
     submit();
-    expect(await screen.findByText('Broker Connected')).toBeTruthy();
+    expect(await screen.findByText('Credentials saved')).toBeTruthy();
     expect(screen.getByText(SERVER_MESSAGE)).toBeTruthy();
     expect(api.called('POST', '/api/user/broker')[0]?.body).toEqual({
-      brokerType: 'angelone',
+      brokerType: 'upstox',
       apiKey: 'kite-key-1234',
       apiSecret: 's3cret',
     });
@@ -87,24 +99,96 @@ describe('Broker Connection form', () => {
   it('shows a rejection as Authentication Failed with the server message', async () => {
     mockApi({
       'GET /api/user/broker': { body: null },
+      'GET /api/brokers': { body: BROKERS },
       'POST /api/user/broker': {
         status: 400,
         body: { error: 'validation', message: 'apiKey is too long', field: 'apiKey' },
       },
     });
     renderWithProviders(<BrokerForm />);
-    await chooseBroker('Fyers');
+    await chooseBroker('Zerodha');
     fillCredentials('x', 'y');
     submit();
     expect(await screen.findByText('Authentication Failed')).toBeTruthy();
     expect(screen.getByText('apiKey is too long')).toBeTruthy();
   });
 
-  it('shows the saved broker with its masked key', async () => {
-    mockApi({ 'GET /api/user/broker': { body: SAVED } });
+  it('shows the saved broker with its masked key as Not connected, and Connect leaves for the broker login', async () => {
+    const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
+    const api = mockApi({
+      'GET /api/user/broker': { body: SAVED },
+      'GET /api/brokers': { body: BROKERS },
+      'POST /api/user/broker/connect': {
+        body: {
+          loginUrl: 'https://kite.example/connect/login?state=s1',
+          expiresAt: '2026-01-06T06:10:00.000Z',
+        },
+      },
+    });
+    renderWithProviders(<BrokerForm />);
+    expect((await screen.findByLabelText('Saved broker')).textContent).toBe('Zerodha · API key ••••1234');
+    expect(screen.getByLabelText('Broker session').textContent).toBe('Not connected');
+    expect(screen.getByLabelText('Static IP').textContent).toContain('203.0.113.77');
+    fireEvent.click(await screen.findByRole('button', { name: 'Connect' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://kite.example/connect/login?state=s1'));
+    expect(api.called('POST', '/api/user/broker/connect')).toHaveLength(1);
+  });
+
+  it('shows a connected session with the account name and expiry, and disconnects', async () => {
+    const api = mockApi({
+      'GET /api/user/broker': { body: CONNECTED },
+      'GET /api/brokers': { body: BROKERS },
+      'DELETE /api/user/broker/session': {
+        body: { success: true, message: 'Broker disconnected. Trading continues on paper.', broker: SAVED },
+      },
+      'GET /api/auth/me': { body: USER },
+    });
     renderWithProviders(<BrokerForm />);
     expect((await screen.findByLabelText('Saved broker')).textContent).toBe(
-      'Zerodha · API key ••••1234 · credentials saved',
+      'Zerodha · API key ••••1234 · Asha Rao',
     );
+    expect(screen.getByLabelText('Broker session').textContent).toBe('Connected');
+    expect(screen.getByText('Session valid until 07 Jan 2026, 06:00 IST')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Connect' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Disconnect' }));
+    await waitFor(() => expect(screen.getByLabelText('Broker session').textContent).toBe('Not connected'));
+    expect(api.called('DELETE', '/api/user/broker/session')).toHaveLength(1);
+  });
+
+  it('offers Reconnect for an expired session and shows the fixed broker message', async () => {
+    mockApi({
+      'GET /api/user/broker': {
+        body: {
+          ...CONNECTED,
+          session: 'expired',
+          connected: false,
+          lastError: 'Your broker session has expired.',
+        },
+      },
+      'GET /api/brokers': { body: BROKERS },
+    });
+    renderWithProviders(<BrokerForm />);
+    expect(await screen.findByRole('button', { name: 'Reconnect' })).toBeTruthy();
+    expect(screen.getByLabelText('Broker session').textContent).toBe('Session expired');
+    expect(screen.getByRole('alert').textContent).toBe('Your broker session has expired.');
+  });
+
+  it('lists brokers without an integration as coming soon, not selectable', async () => {
+    mockApi({ 'GET /api/user/broker': { body: null }, 'GET /api/brokers': { body: BROKERS } });
+    renderWithProviders(<BrokerForm />);
+    fireEvent.click(screen.getByRole('combobox', { name: /^Broker/ }));
+    const soon = await screen.findByRole('option', { name: 'Fyers (coming soon)' });
+    expect(soon.getAttribute('data-combobox-disabled') ?? soon.getAttribute('aria-disabled')).toBeTruthy();
+    fireEvent.click(soon);
+    expect((screen.getByRole('combobox', { name: /^Broker/ }) as HTMLInputElement).value).toBe('');
+  });
+
+  it('copies the redirect URL and says Copied!', async () => {
+    const copy = vi.spyOn(browser, 'copyText').mockResolvedValue(undefined);
+    mockApi({ 'GET /api/user/broker': { body: SAVED }, 'GET /api/brokers': { body: BROKERS } });
+    renderWithProviders(<BrokerForm />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Copy' }));
+    expect(await screen.findByText('Copied!')).toBeTruthy();
+    expect(copy).toHaveBeenCalledWith('https://op.example.in/broker/zerodha/callback');
   });
 });

@@ -94,4 +94,19 @@ describe('Recent trades', () => {
         .map((c) => c.textContent),
     ).toEqual(['09:30:00 IST', 'CALL', '₹120.50', 'Open', 'Running']);
   });
+
+  it("shows an open trade's live mark-to-market P&L once the engine has quoted it", () => {
+    renderWithProviders(
+      <RecentTradesTable
+        trades={[sampleTrade({ id: 1, markPnl: -325.5 }), sampleTrade({ id: 2, markPnl: 650 })]}
+      />,
+    );
+    const rows = within(screen.getByRole('table', { name: 'Recent trades' }))
+      .getAllByRole('row')
+      .slice(1);
+    const pnl = rows.map((row) => within(row).getAllByRole('cell').at(-1)?.textContent);
+    expect(pnl).toEqual([expect.stringContaining('325.50'), expect.stringContaining('650.00')]);
+    expect(pnl.every((text) => text?.endsWith('live'))).toBe(true);
+    expect(pnl[0]).toMatch(/^-/);
+  });
 });

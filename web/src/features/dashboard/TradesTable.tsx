@@ -10,6 +10,22 @@ export const RECENT_TRADES = 10;
 export const NO_TRADES_MESSAGE = 'No trades yet. Trading will start automatically when market opens.';
 
 function PnlCell({ trade }: { trade: TradeDto }) {
+  if (trade.pnl === null && trade.status === 'open' && trade.markPnl !== null) {
+    // An open trade's P&L at the last option quote, before charges: it moves with the market.
+    return (
+      <Text
+        size="sm"
+        c={pnlColor(trade.markPnl)}
+        fw={600}
+        title="Open: marked to the last quote, before charges"
+      >
+        {formatPnl(trade.markPnl)}{' '}
+        <Text span size="xs" c="dimmed" fw={400}>
+          live
+        </Text>
+      </Text>
+    );
+  }
   if (trade.pnl === null) {
     return <Text size="sm">{trade.status === 'cancelled' ? '—' : 'Running'}</Text>;
   }

@@ -12,11 +12,20 @@ import { ApiError, errorMessage } from '../../api/client';
 import { fieldErrorsOf, type FieldErrors } from '../../lib/fieldErrors';
 import { dashboardApi } from './dashboardApi';
 
-const FIELDS = ['orderType', 'targetSetting', 'tradeQuantity'] as const;
+const FIELDS = ['orderType', 'targetSetting', 'tradeQuantity', 'strategyId'] as const;
 type Field = (typeof FIELDS)[number];
 
 /** Spec §9 defaults when the server has none yet: SL-M, the strategy's 40-point target, one lot. */
-const DEFAULTS: TradingSettingsDto = { orderType: 'SLM', targetSetting: 40, tradeQuantity: 1, lotSize: 65 };
+const DEFAULTS: TradingSettingsDto = {
+  orderType: 'SLM',
+  targetSetting: 40,
+  tradeQuantity: 1,
+  lotSize: 65,
+  strategyId: null,
+  strategies: [],
+};
+/** The Select's value for "the default strategy" (a strategy id is never 0). */
+const DEFAULT_STRATEGY = '0';
 
 const TARGET_OPTIONS = TARGET_SETTINGS.map((t) => ({ value: String(t), label: `${t} points` }));
 
@@ -38,6 +47,7 @@ export function TradingSettingsDialog({
   const [loadError, setLoadError] = useState<string | null>(null);
   const [target, setTarget] = useState<string>(String(DEFAULTS.targetSetting));
   const [lots, setLots] = useState<number | string>(DEFAULTS.tradeQuantity);
+  const [strategy, setStrategy] = useState<string>(DEFAULT_STRATEGY);
   const [errors, setErrors] = useState<FieldErrors<Field>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -57,6 +67,7 @@ export function TradingSettingsDialog({
         setLoaded(s);
         setTarget(String(s.targetSetting));
         setLots(s.tradeQuantity);
+        setStrategy(s.strategyId === null ? DEFAULT_STRATEGY : String(s.strategyId));
       })
       .catch((err: unknown) => {
         if (!current) return;
@@ -79,6 +90,7 @@ export function TradingSettingsDialog({
       orderType: 'SLM',
       targetSetting: Number(target),
       tradeQuantity: typeof lots === 'number' ? lots : lots.trim() === '' ? undefined : Number(lots),
+      strategyId: strategy === DEFAULT_STRATEGY ? null : Number(strategy),
     });
     if (!parsed.success) {
       setErrors(fieldErrorsOf(parsed.error, FIELDS));
@@ -112,6 +124,23 @@ export function TradingSettingsDialog({
             <Alert color="yellow" variant="light">
               {loadError}. Showing the defaults.
             </Alert>
+          )}
+          {(loaded.strategies.length > 1 || loaded.strategyId !== null) && (
+            <Select
+              label="Strategy"
+              data={loaded.strategies.map((option) => ({
+                value: option.isDefault ? DEFAULT_STRATEGY : String(option.id),
+                label: option.isDefault ? `${option.name} (default)` : option.name,
+              }))}
+              value={strategy}
+              onChange={(v) => v && setStrategy(v)}
+              allowDeselect={false}
+              description={
+                loaded.strategies.find((o) => (o.isDefault ? DEFAULT_STRATEGY : String(o.id)) === strategy)
+                  ?.description
+              }
+              error={errors.strategyId}
+            />
           )}
           <Select
             label="Order Type"

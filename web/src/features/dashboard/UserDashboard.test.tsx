@@ -41,6 +41,14 @@ const CONFIG: PublicConfigDto = {
   razorpayKeyId: null,
   feed: { kind: 'sim', simulated: true },
   sessionMode: 'always',
+  operator: {
+    legalName: 'OptionPilot Demo',
+    address: '1 Demo Street, Bengaluru',
+    stateCode: '29',
+    gstin: '29AAAAA0000A1Z5',
+    supportEmail: 'support@optionpilot.example',
+    supportPhone: '+91 80 0000 0000',
+  },
 };
 
 describe('UserDashboard', () => {

@@ -9,7 +9,11 @@ import { SignedInLayout } from '../../components/SignedInLayout';
 import { defaultLiveDataDeps, startLiveData, stopLiveData } from '../../live/liveData';
 import { useLiveStore } from '../../live/stores';
 import { useSessionStore } from '../../stores/session';
+import { PaymentReviewBanner } from '../payment/PaymentReviewBanner';
 import { StrategyPanel } from '../strategy/StrategyPanel';
+import { brokerApi } from '../broker/brokerApi';
+import { ReconnectBanner } from '../broker/ReconnectBanner';
+import { TradingModeBadge, TradingModeCard } from '../broker/TradingModeCard';
 import { AlgoControlCard } from './AlgoControlCard';
 import { BrokerForm } from './BrokerForm';
 import { dashboardApi } from './dashboardApi';
@@ -42,7 +46,12 @@ function RecentTradesCard() {
 
 export function UserDashboard() {
   const config = useApiData(dashboardApi.config);
-  const subscription = useApiData(dashboardApi.subscription);
+  const loadedSubscription = useApiData(dashboardApi.subscription);
+  // A subscription pushed over the socket (an approved UPI payment) is newer than the page's first REST read.
+  const liveSubscription = useLiveStore((s) => s.subscription);
+  const subscription = { data: liveSubscription ?? loadedSubscription.data };
+  // The mode every trade and P&L on this page is in, shown in the header above all tabs.
+  const tradingMode = useApiData(brokerApi.tradingMode);
 
   useEffect(() => {
     startLiveData(defaultLiveDataDeps(liveGet));
@@ -67,6 +76,7 @@ export function UserDashboard() {
         <Group justify="space-between">
           <Title order={2}>Dashboard</Title>
           <Group gap="xs">
+            <TradingModeBadge mode={tradingMode.data?.effectiveMode} />
             {config.data?.feed.simulated && (
               <Badge color="violet" variant="filled">
                 SIMULATED DATA
@@ -75,6 +85,8 @@ export function UserDashboard() {
             <FeedHealthIndicator />
           </Group>
         </Group>
+        <PaymentReviewBanner />
+        <ReconnectBanner />
         <Tabs defaultValue="dashboard" keepMounted={false}>
           <Tabs.List mb="md">
             <Tabs.Tab value="dashboard">Dashboard</Tabs.Tab>
@@ -94,6 +106,7 @@ export function UserDashboard() {
                 <BrokerForm />
                 <TradingStatsCard />
               </SimpleGrid>
+              <TradingModeCard onChange={tradingMode.setData} />
               <StrategyPanel />
             </Stack>
           </Tabs.Panel>

@@ -1,22 +1,44 @@
 import { Alert, SimpleGrid, Stack, Text } from '@mantine/core';
+import type { BrokerOfferDto, PlanDto } from '@optionpilot/server/contract';
 import { IconAlertTriangle, IconEye } from '@tabler/icons-react';
 import { LandingSection } from './LandingSection';
-import { formatInrWhole, PLAN_PRICE_PAISE } from './pricing';
+import { periodOf, SPEC_MONTHLY_PLAN } from '../payment/plans';
+import { formatInrWhole } from './pricing';
 import { StatCard, type LandingStat } from './StatCard';
 
 // The first version advertised "500+ active traders" next to "99.9% uptime". SEBI's retail algo framework
 // (DOMAIN.md §2) and decisions.md forbid return claims, and a trader count is a social-proof figure we cannot
 // verify or keep current from this page, so it is replaced by facts fixed by the product itself:
 // the trading window, the price and the number of supported brokers. Uptime is kept as what it is, a service
-// target for market hours, not a measured record.
-const ABOUT_STATS: readonly LandingStat[] = [
-  { value: '9:15-3:00', label: 'Automated trading window, IST' },
-  { value: '99.9%', label: 'Uptime target during market hours' },
-  { value: formatInrWhole(PLAN_PRICE_PAISE), label: 'One plan, per month + GST' },
-  { value: '7', label: 'Indian brokers supported' },
-];
+// target for market hours, not a measured record. The broker count is the number of brokers with an integration
+// (GET /api/brokers), never a fixed figure; until it is known the stat is left out.
+function aboutStats(plan: PlanDto): readonly LandingStat[] {
+  return [
+    { value: '9:15-3:00', label: 'Automated trading window, IST' },
+    { value: '99.9%', label: 'Uptime target during market hours' },
+    { value: formatInrWhole(plan.pricePaise), label: `Every feature, per ${periodOf(plan.months)} + GST` },
+  ];
+}
 
-export function AboutSection() {
+/** The broker count stat, or nothing while the list is unknown or empty. */
+export function brokerCountStat(brokers: readonly BrokerOfferDto[] | undefined): LandingStat | null {
+  const count = (brokers ?? []).filter((b) => b.available).length;
+  if (count === 0) return null;
+  return {
+    value: String(count),
+    label: count === 1 ? 'Indian broker supported' : 'Indian brokers supported',
+  };
+}
+
+export function AboutSection({
+  brokers,
+  plan = SPEC_MONTHLY_PLAN,
+}: {
+  brokers?: readonly BrokerOfferDto[] | undefined;
+  plan?: PlanDto | undefined;
+}) {
+  const brokerStat = brokerCountStat(brokers);
+  const stats = brokerStat ? [...aboutStats(plan), brokerStat] : aboutStats(plan);
   return (
     <LandingSection id="about" title="About OptionPilot" tinted>
       <Stack gap="xl" maw={880} mx="auto">
@@ -27,8 +49,8 @@ export function AboutSection() {
           whether the bot runs.
         </Text>
 
-        <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md">
-          {ABOUT_STATS.map((stat) => (
+        <SimpleGrid cols={{ base: 2, sm: stats.length }} spacing="md">
+          {stats.map((stat) => (
             <StatCard key={stat.label} stat={stat} valueSize={26} />
           ))}
         </SimpleGrid>

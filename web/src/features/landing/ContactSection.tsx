@@ -14,6 +14,7 @@ import {
 } from '@mantine/core';
 import { IconClock, IconMail, IconPhone } from '@tabler/icons-react';
 import { LandingSection } from './LandingSection';
+import type { OperatorDetails } from './useOperatorDetails';
 import { toastSuccess } from '../../lib/toast';
 import { useSubmit } from '../../lib/useSubmit';
 import {
@@ -24,14 +25,13 @@ import {
   type ContactMessage,
 } from './contact';
 
-export const SUPPORT_EMAIL = 'support@optionpilot.in';
-export const SUPPORT_PHONE = '+91 80 4718 2000';
 export const SUPPORT_HOURS = 'Monday-Friday 9:00 AM-6:00 PM IST';
 
 const EMPTY: ContactMessage = { name: '', email: '', message: '' };
 const FIELD_ORDER = ['name', 'email', 'message'] as const;
 
-export function ContactSection() {
+/** `operator`: the business details from the server's configuration, null until loaded. */
+export function ContactSection({ operator = null }: { operator?: OperatorDetails | null }) {
   const [values, setValues] = useState<ContactMessage>(EMPTY);
   const [errors, setErrors] = useState<ContactErrors>({});
   const { busy: sending, run } = useSubmit({ title: 'Error', message: 'Failed to send message' });
@@ -71,12 +71,18 @@ export function ContactSection() {
       <Grid gap="xl">
         <Grid.Col span={{ base: 12, md: 5 }}>
           <Stack gap="lg">
-            <ContactLine icon={<IconMail size={20} aria-hidden />} label="E-mail">
-              <Anchor href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</Anchor>
-            </ContactLine>
-            <ContactLine icon={<IconPhone size={20} aria-hidden />} label="Phone">
-              <Anchor href={`tel:${SUPPORT_PHONE.replaceAll(' ', '')}`}>{SUPPORT_PHONE}</Anchor>
-            </ContactLine>
+            {operator && (
+              <>
+                <ContactLine icon={<IconMail size={20} aria-hidden />} label="E-mail">
+                  <Anchor href={`mailto:${operator.supportEmail}`}>{operator.supportEmail}</Anchor>
+                </ContactLine>
+                <ContactLine icon={<IconPhone size={20} aria-hidden />} label="Phone">
+                  <Anchor href={`tel:${operator.supportPhone.replace(/[^+\d]/g, '')}`}>
+                    {operator.supportPhone}
+                  </Anchor>
+                </ContactLine>
+              </>
+            )}
             <ContactLine icon={<IconClock size={20} aria-hidden />} label="Support hours">
               <Text>{SUPPORT_HOURS}</Text>
             </ContactLine>

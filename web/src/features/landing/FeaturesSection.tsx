@@ -9,6 +9,8 @@ import {
   IconShieldCheck,
   type IconProps,
 } from '@tabler/icons-react';
+import type { BrokerOfferDto } from '@optionpilot/server/contract';
+import { availableBrokerNames } from '../broker/brokerText';
 import { LandingSection } from './LandingSection';
 
 interface Feature {
@@ -49,15 +51,29 @@ const FEATURES: readonly Feature[] = [
       'Live NIFTY 50 prices are turned into candles as they arrive. A signal places its order at the first price that crosses its trigger, and each trade appears on your dashboard as it happens.',
     Icon: IconBolt,
   },
-  {
-    title: 'Multi-Broker Support',
-    description:
-      'Zerodha, Upstox, Fyers, Angel One, Dhan, AliceBlue and Groww. Orders carry the algo tag and stay within the order-rate limits of the SEBI retail algorithmic trading framework.',
-    Icon: IconBuildingBank,
-  },
 ];
 
-export function FeaturesSection() {
+const RATE_LIMITS =
+  'Orders carry the algo tag and stay within the order-rate limits of the SEBI retail algorithmic trading framework.';
+
+/**
+ * The broker card names only brokers the server has an integration for (GET /api/brokers): the page once listed
+ * seven while none could place an order.
+ */
+export function brokerSupportFeature(offers: readonly BrokerOfferDto[] | undefined): Feature {
+  const available = availableBrokerNames(offers ?? []);
+  const soon = (offers ?? []).filter((o) => !o.available).map((o) => o.label);
+  const supported = available ? `Supported today: ${available}.` : '';
+  const coming = soon.length > 0 ? ` Coming soon: ${soon.join(', ')}.` : '';
+  return {
+    title: 'Broker Support',
+    description: `${supported}${coming} ${RATE_LIMITS}`.trim(),
+    Icon: IconBuildingBank,
+  };
+}
+
+export function FeaturesSection({ brokers }: { brokers?: readonly BrokerOfferDto[] | undefined }) {
+  const features = [...FEATURES, brokerSupportFeature(brokers)];
   return (
     <LandingSection
       id="features"
@@ -66,7 +82,7 @@ export function FeaturesSection() {
       tinted
     >
       <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="lg">
-        {FEATURES.map(({ title, description, Icon }) => (
+        {features.map(({ title, description, Icon }) => (
           <Card key={title} withBorder radius="md" padding="lg" component="article">
             <ThemeIcon size={44} radius="md" variant="light" mb="md">
               <Icon size={26} stroke={1.6} aria-hidden />

@@ -1,17 +1,21 @@
 import { Badge, Box, Button, Container, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { openSignup } from './authDialog';
 import { NAV_HEIGHT } from './LandingNav';
-import { formatInrWhole, PLAN_PRICE_PAISE } from './pricing';
+import type { PlanDto } from '@optionpilot/server/contract';
+import { periodOf, SPEC_MONTHLY_PLAN } from '../payment/plans';
+import { formatInrWhole } from './pricing';
 import { scrollToSection } from './sections';
 import { StatCard, type LandingStat } from './StatCard';
 
-const HERO_STATS: readonly LandingStat[] = [
-  { value: '9:15-3:00', label: 'Market hours (IST)' },
-  { value: formatInrWhole(PLAN_PRICE_PAISE), label: 'Monthly, plus GST' },
-  { value: '100%', label: 'Automated execution' },
-];
+function heroStats(plan: PlanDto): readonly LandingStat[] {
+  return [
+    { value: '9:15-3:00', label: 'Market hours (IST)' },
+    { value: formatInrWhole(plan.pricePaise), label: `Per ${periodOf(plan.months)}, plus GST` },
+    { value: '100%', label: 'Automated execution' },
+  ];
+}
 
-export function HeroSection() {
+export function HeroSection({ plan = SPEC_MONTHLY_PLAN }: { plan?: PlanDto | undefined }) {
   return (
     <Box
       component="section"
@@ -46,7 +50,7 @@ export function HeroSection() {
             </Button>
           </Group>
           <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="md" w="100%" maw={720} mt="lg">
-            {HERO_STATS.map((stat) => (
+            {heroStats(plan).map((stat) => (
               <StatCard key={stat.label} stat={stat} valueSize={28} />
             ))}
           </SimpleGrid>

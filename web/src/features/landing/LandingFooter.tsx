@@ -1,6 +1,6 @@
 import type { MouseEvent } from 'react';
 import { Anchor, Box, Container, Divider, Group, Stack, Text } from '@mantine/core';
-import { SUPPORT_EMAIL } from './ContactSection';
+import type { OperatorDetails } from './useOperatorDetails';
 import { SECTIONS, scrollToSection, type SectionId } from './sections';
 
 // Real hrefs keep the links usable without JavaScript and openable in a new tab; a normal click smooth-scrolls.
@@ -11,7 +11,8 @@ function jumpTo(id: SectionId) {
   };
 }
 
-export function LandingFooter() {
+/** `operator`: the business details from the server's configuration, null until loaded. */
+export function LandingFooter({ operator = null }: { operator?: OperatorDetails | null }) {
   return (
     <Box
       component="footer"
@@ -42,9 +43,11 @@ export function LandingFooter() {
                   {section.label}
                 </Anchor>
               ))}
-              <Anchor href={`mailto:${SUPPORT_EMAIL}`} size="sm" c="dimmed">
-                {SUPPORT_EMAIL}
-              </Anchor>
+              {operator && (
+                <Anchor href={`mailto:${operator.supportEmail}`} size="sm" c="dimmed">
+                  {operator.supportEmail}
+                </Anchor>
+              )}
             </Group>
           </Group>
           <Divider />
@@ -58,6 +61,11 @@ export function LandingFooter() {
           <Text size="xs" c="dimmed">
             © {new Date().getFullYear()} OptionPilot. Prices in Indian rupees; GST extra where shown.
           </Text>
+          {operator && (
+            <Text size="xs" c="dimmed">
+              {operator.legalName}, {operator.address}. GSTIN {operator.gstin}.
+            </Text>
+          )}
         </Stack>
       </Container>
     </Box>

@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { LandingPage } from './LandingPage';
+import { YEARLY_PLAN } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
+import { mockApi } from '../../test/http';
 import { setViewport } from './setViewport';
 
 import { resetUiStore, useUiStore, type AuthDialogKind } from '../../stores/ui';
@@ -9,6 +11,17 @@ import { resetUiStore, useUiStore, type AuthDialogKind } from '../../stores/ui';
 // The real UI store is used; a fresh spy wraps its real action in each test so calls are seen in order.
 const realOpenAuthDialog = useUiStore.getState().openAuthDialog;
 let openAuthDialog: ReturnType<typeof vi.fn<(kind: AuthDialogKind) => void>>;
+
+// What the server's registry offers: the page may name only these as supported.
+const BROKERS = {
+  brokers: [
+    { type: 'zerodha', label: 'Zerodha', available: true },
+    { type: 'upstox', label: 'Upstox', available: true },
+    { type: 'fyers', label: 'Fyers', available: false },
+    { type: 'groww', label: 'Groww', available: false },
+  ],
+  egressIp: null,
+};
 
 const SECTION_IDS = ['home', 'features', 'pricing', 'about', 'contact'];
 
@@ -36,9 +49,11 @@ describe('LandingPage', () => {
     resetUiStore();
     openAuthDialog = vi.fn(realOpenAuthDialog);
     useUiStore.setState({ openAuthDialog });
+    mockApi({ 'GET /api/brokers': { body: BROKERS } });
   });
   afterEach(() => {
     vi.restoreAllMocks();
+    vi.unstubAllGlobals();
     setViewport(1024, 768);
   });
 
@@ -49,7 +64,7 @@ describe('LandingPage', () => {
     }
   });
 
-  it('shows the six feature cards by their exact titles', () => {
+  it('shows the six feature cards by their exact titles, naming only brokers with an integration', async () => {
     renderWithProviders(<LandingPage />);
     const features = within(section('features'));
     const titles = features.getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent);
@@ -59,10 +74,15 @@ describe('LandingPage', () => {
       'Risk Management',
       'Broker Integration',
       'Real-time Execution',
-      'Multi-Broker Support',
+      'Broker Support',
     ]);
     expect(features.getByText(/CE ATM−1/)).toBeTruthy();
-    expect(features.getByText(/Zerodha, Upstox, Fyers, Angel One, Dhan, AliceBlue and Groww/)).toBeTruthy();
+    expect(
+      await features.findByText(/Supported today: Zerodha and Upstox\. Coming soon: Fyers, Groww\./),
+    ).toBeTruthy();
+    const about = within(section('about'));
+    expect(about.getByText('Indian brokers supported')).toBeTruthy();
+    expect(about.getByText('2')).toBeTruthy();
   });
 
   it('scrolls to the matching section from each nav button', () => {
@@ -146,7 +166,8 @@ describe('LandingPage', () => {
     expect(hero.getByText('100%')).toBeTruthy();
 
     const pricing = within(section('pricing'));
-    expect(pricing.getByText('Subscription Plan')).toBeTruthy();
+    expect(pricing.getByText('Professional Monthly')).toBeTruthy();
+    expect(pricing.getByText('Billed monthly')).toBeTruthy();
     expect(pricing.getByText('₹4,999.00')).toBeTruthy();
     expect(pricing.getByText('GST (18%)')).toBeTruthy();
     expect(pricing.getByText('₹899.82')).toBeTruthy();
@@ -155,10 +176,40 @@ describe('LandingPage', () => {
       'Pre-built option buying strategies',
       'Advanced risk management',
       'Real-time trade execution',
-      'Multi-broker API integration',
+      'Broker API integration',
       'Performance analytics',
       'Market hours monitoring',
     ]);
+  });
+
+  it('shows the plans on sale as the admin set them, the first as the headline price', async () => {
+    mockApi({
+      'GET /api/plans': {
+        body: {
+          plans: [
+            {
+              code: 'monthly',
+              name: 'Monthly',
+              months: 1,
+              pricePaise: 549_900,
+              gstPaise: 98_982,
+              totalPaise: 648_882,
+            },
+            YEARLY_PLAN,
+          ],
+        },
+      },
+    });
+    renderWithProviders(<LandingPage />);
+    const pricing = within(section('pricing'));
+    expect(await pricing.findByText('Yearly')).toBeTruthy();
+    expect(pricing.getByText('Billed yearly')).toBeTruthy();
+    expect(pricing.getByText('₹58,998.82')).toBeTruthy();
+    expect(pricing.getByText('Total per year')).toBeTruthy();
+    expect(pricing.getByText('₹6,488.82')).toBeTruthy();
+    const hero = within(section('home'));
+    expect(hero.getByText('₹5,499')).toBeTruthy();
+    expect(hero.getByText('Per month, plus GST')).toBeTruthy();
   });
 
   it('discloses risk and the white-box strategy, and claims no returns', () => {
@@ -170,15 +221,32 @@ describe('LandingPage', () => {
     expect(text).not.toMatch(/profit|guaranteed|win rate|active traders/i);
   });
 
-  it('lists the support contacts', () => {
+  it('lists the support contacts and business details the server is configured with', async () => {
+    mockApi({
+      'GET /api/config': {
+        body: {
+          operator: {
+            legalName: 'Acme Algo Pvt Ltd',
+            address: '12 MG Road, Pune 411001',
+            stateCode: '27',
+            gstin: '27ABCDE1234F1Z5',
+            supportEmail: 'help@acme.example',
+            supportPhone: '+91 20 1234 5678',
+          },
+        },
+      },
+    });
     renderWithProviders(<LandingPage />);
     const contact = within(section('contact'));
-    expect(contact.getByRole('link', { name: 'support@optionpilot.in' }).getAttribute('href')).toBe(
-      'mailto:support@optionpilot.in',
+    expect((await contact.findByRole('link', { name: 'help@acme.example' })).getAttribute('href')).toBe(
+      'mailto:help@acme.example',
     );
-    expect(contact.getByRole('link', { name: '+91 80 4718 2000' }).getAttribute('href')).toBe(
-      'tel:+918047182000',
+    expect(contact.getByRole('link', { name: '+91 20 1234 5678' }).getAttribute('href')).toBe(
+      'tel:+912012345678',
     );
+    expect(
+      screen.getByText(/Acme Algo Pvt Ltd, 12 MG Road, Pune 411001\. GSTIN 27ABCDE1234F1Z5/),
+    ).toBeTruthy();
     expect(contact.getByText('Monday-Friday 9:00 AM-6:00 PM IST')).toBeTruthy();
   });
 });

@@ -5,21 +5,32 @@ import { FeaturesSection } from './FeaturesSection';
 import { HeroSection } from './HeroSection';
 import { LandingFooter } from './LandingFooter';
 import { LandingNav } from './LandingNav';
+import { useOperatorDetails } from './useOperatorDetails';
 import { PricingSection } from './PricingSection';
+import { useBrokerOffers } from '../broker/useBrokerOffers';
+import { usePlansOnSale } from '../payment/plans';
 
 /** The public page at `/` for visitors: product, pricing, about and contact, with login/signup entry points. */
 export function LandingPage() {
+  // Fetched once here: the contact section and the footer both show the operator's details.
+  const operator = useOperatorDetails();
+  // Which brokers the landing page may name comes from the server's registry, not from this page.
+  const offers = useBrokerOffers();
+  const brokers = offers.data?.brokers;
+  // The plans on sale, as the admin set them; the first is the headline price.
+  const plans = usePlansOnSale();
+  const headline = plans[0];
   return (
     <Box>
       <LandingNav />
       <main>
-        <HeroSection />
-        <FeaturesSection />
-        <PricingSection />
-        <AboutSection />
-        <ContactSection />
+        <HeroSection plan={headline} />
+        <FeaturesSection brokers={brokers} />
+        <PricingSection plans={plans} />
+        <AboutSection brokers={brokers} plan={headline} />
+        <ContactSection operator={operator} />
       </main>
-      <LandingFooter />
+      <LandingFooter operator={operator} />
     </Box>
   );
 }

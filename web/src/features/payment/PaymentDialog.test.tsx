@@ -1,13 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import type { CreateOrderResponse } from '@optionpilot/server/contract';
+import type { CheckoutQuoteDto, CreateOrderResponse } from '@optionpilot/server/contract';
 import { browser } from '../../lib/browser';
 import { showDeferredToast } from '../../lib/toast';
 import { useSessionStore } from '../../stores/session';
 import { useUiStore } from '../../stores/ui';
-import { makeUser } from '../../test/fixtures';
+import { makeUser, YEARLY_PLAN } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
 import { mockApi } from '../../test/http';
+import { EMPTY_DETAILS, orderFields } from './CheckoutDetails';
 import { PaymentDialog } from './PaymentDialog';
 
 const ORDER: CreateOrderResponse = {
@@ -22,8 +23,10 @@ const ORDER: CreateOrderResponse = {
     gstPaise: 89_982,
     totalPaise: 589_882,
   },
+  offer: null,
   testMode: true,
   keyId: null,
+  checkoutUrl: null,
 };
 
 const CHECKOUT = {
@@ -76,7 +79,7 @@ describe('PaymentDialog', () => {
       'GET /api/auth/me': { body: USER },
     });
     openDialog();
-    fireEvent.click(await screen.findByRole('button', { name: /^Pay/ }));
+    fireEvent.click(await screen.findByRole('button', { name: /^Pay ₹/ }));
     await waitFor(() => expect(assign).toHaveBeenCalledTimes(1));
     // The success toast waits for the reload (it would vanish with the old page); the new page shows it.
     expect(screen.queryByText('Payment Successful')).toBeNull();
@@ -86,6 +89,7 @@ describe('PaymentDialog', () => {
     showDeferredToast();
     expect(screen.getAllByText('Payment Successful')).toHaveLength(1);
     expect(api.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /api/plans',
       'POST /api/payment/create-order',
       'POST /api/payment/test-checkout',
       'POST /api/payment/verify',
@@ -107,11 +111,11 @@ describe('PaymentDialog', () => {
         }),
     });
     openDialog();
-    fireEvent.click(await screen.findByRole('button', { name: /^Pay/ }));
+    fireEvent.click(await screen.findByRole('button', { name: /^Pay ₹/ }));
     expect(await screen.findByRole('button', { name: 'Processing...' })).toBeTruthy();
     release();
     expect(await screen.findByText('boom')).toBeTruthy();
-    expect(screen.getByRole('button', { name: /^Pay/ })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /^Pay ₹/ })).toBeTruthy();
   });
 
   it('reports a verification failure as Payment Failed with the server message', async () => {
@@ -124,7 +128,7 @@ describe('PaymentDialog', () => {
       },
     });
     openDialog();
-    fireEvent.click(await screen.findByRole('button', { name: /^Pay/ }));
+    fireEvent.click(await screen.findByRole('button', { name: /^Pay ₹/ }));
     expect(await screen.findByText('Payment Failed')).toBeTruthy();
     expect(screen.getByText('Payment signature does not match')).toBeTruthy();
     expect(assign).not.toHaveBeenCalled();
@@ -134,9 +138,9 @@ describe('PaymentDialog', () => {
   it('reports an initiation failure as Error and clears processing', async () => {
     mockApi({ 'POST /api/payment/create-order': { status: 502, body: '' } });
     openDialog();
-    fireEvent.click(await screen.findByRole('button', { name: /^Pay/ }));
+    fireEvent.click(await screen.findByRole('button', { name: /^Pay ₹/ }));
     expect(await screen.findByText('Error')).toBeTruthy();
-    expect(await screen.findByRole('button', { name: /^Pay/ })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: /^Pay ₹/ })).toBeTruthy();
   });
 
   it('opens Razorpay Checkout with the order when live keys are configured', async () => {
@@ -150,10 +154,17 @@ describe('PaymentDialog', () => {
     }
     vi.stubGlobal('Razorpay', FakeRazorpay);
     mockApi({
-      'POST /api/payment/create-order': { body: { ...ORDER, testMode: false, keyId: 'rzp_test_key' } },
+      'POST /api/payment/create-order': {
+        body: {
+          ...ORDER,
+          testMode: false,
+          keyId: 'rzp_test_key',
+          checkoutUrl: 'https://checkout.razorpay.com/v1/checkout.js',
+        },
+      },
     });
     openDialog();
-    fireEvent.click(await screen.findByRole('button', { name: /^Pay/ }));
+    fireEvent.click(await screen.findByRole('button', { name: /^Pay ₹/ }));
     await waitFor(() => expect(open).toHaveBeenCalledTimes(1));
     expect(options[0]).toMatchObject({
       key: 'rzp_test_key',
@@ -167,6 +178,92 @@ describe('PaymentDialog', () => {
     // Dismissing the provider's window clears the busy state.
     expect(screen.getByRole('button', { name: 'Processing...' })).toBeTruthy();
     (options[0] as { modal: { ondismiss: () => void } }).modal.ondismiss();
-    expect(await screen.findByRole('button', { name: /^Pay/ })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: /^Pay ₹/ })).toBeTruthy();
+  });
+
+  it('applies an offer code through the quote, shows the discount and sends the code with the order', async () => {
+    const quote: CheckoutQuoteDto = {
+      plan: { ...ORDER.plan, pricePaise: 449_910, gstPaise: 80_984, totalPaise: 530_894 },
+      listPricePaise: 499_900,
+      offer: { code: 'DIWALI10', name: 'Diwali', discountPercent: 10, discountPaise: 49_990 },
+    };
+    const api = mockApi({
+      'POST /api/payment/quote': (req) =>
+        (req.body as { offerCode?: string }).offerCode === 'DIWALI10'
+          ? { body: quote }
+          : {
+              status: 400,
+              body: {
+                error: 'validation_failed',
+                message: 'offerCode: no offer "NOPE"',
+                field: 'offerCode',
+              },
+            },
+      'POST /api/payment/create-order': { status: 503, body: { error: 'x', message: 'stop here' } },
+    });
+    openDialog();
+    const input = await screen.findByLabelText('Offer code');
+    fireEvent.change(input, { target: { value: 'nope' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
+    expect(await screen.findByText('no offer "NOPE"')).toBeTruthy();
+    expect(screen.getByText('₹5,898.82')).toBeTruthy();
+
+    fireEvent.change(input, { target: { value: 'DIWALI10' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
+    expect(await screen.findByText('Offer DIWALI10 (10% off)')).toBeTruthy();
+    expect(screen.getByText('−₹499.90')).toBeTruthy();
+    expect(screen.getByText('₹4,999.00')).toBeTruthy();
+    expect(screen.getByText('₹809.84')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Pay ₹5,308.94' }));
+    await waitFor(() => expect(api.called('POST', '/api/payment/create-order')).toHaveLength(1));
+    expect(api.called('POST', '/api/payment/create-order')[0]?.body).toEqual({
+      amount: 5899,
+      offerCode: 'DIWALI10',
+    });
+  });
+});
+
+describe('PaymentDialog with several plans on sale', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('offers the choice, shows the chosen plan and orders it', async () => {
+    const api = mockApi({
+      'GET /api/plans': { body: { plans: [ORDER.plan, YEARLY_PLAN] } },
+      'POST /api/payment/create-order': { status: 503, body: { error: 'x', message: 'stop here' } },
+    });
+    openDialog();
+    fireEvent.click(await screen.findByText('Yearly'));
+    expect(await screen.findByRole('button', { name: 'Pay ₹58,998.82' })).toBeTruthy();
+    expect(screen.getByText('₹8,999.82')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Pay ₹58,998.82' }));
+    await waitFor(() => expect(api.called('POST', '/api/payment/create-order')).toHaveLength(1));
+    expect(api.called('POST', '/api/payment/create-order')[0]?.body).toEqual({
+      amount: 5899,
+      planCode: 'yearly',
+    });
+  });
+});
+
+describe('orderFields', () => {
+  it('sends the buyer only with a state, and trims the optional B2B fields', () => {
+    expect(orderFields(EMPTY_DETAILS)).toEqual({});
+    expect(orderFields({ ...EMPTY_DETAILS, stateCode: '29', gstin: ' ', businessName: '' })).toEqual({
+      buyer: { stateCode: '29' },
+    });
+    expect(
+      orderFields({
+        planCode: 'yearly',
+        stateCode: '27',
+        gstin: ' 27abcde1234f1z5 ',
+        businessName: ' Acme ',
+        offerCode: 'TEN',
+      }),
+    ).toEqual({
+      planCode: 'yearly',
+      offerCode: 'TEN',
+      buyer: { stateCode: '27', gstin: '27abcde1234f1z5', name: 'Acme' },
+    });
   });
 });

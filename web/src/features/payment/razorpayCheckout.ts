@@ -1,7 +1,6 @@
-// Razorpay Checkout, loaded on demand from the provider's own host (spec §4/§7, DOMAIN.md §4): only people who pay
-// download it, and the CSP allows that one origin only when live keys are configured.
-
-export const RAZORPAY_CHECKOUT_URL = 'https://checkout.razorpay.com/v1/checkout.js';
+// Razorpay Checkout, loaded on demand from the URL the server's order names (spec §4/§7, DOMAIN.md §4; Razorpay's
+// checkout.js unless the operator points it at the fake): only people who pay download it, and the CSP allows
+// that one origin only when live keys are configured.
 
 export interface RazorpayPaymentResult {
   razorpay_payment_id: string;
@@ -37,11 +36,11 @@ declare global {
 }
 
 /** Resolves with the Checkout constructor, adding the script tag only if it is not on the page yet. */
-export function loadRazorpayCheckout(doc: Document = document): Promise<RazorpayConstructor> {
+export function loadRazorpayCheckout(url: string, doc: Document = document): Promise<RazorpayConstructor> {
   const ready = window.Razorpay;
   if (ready) return Promise.resolve(ready);
   return new Promise((resolve, reject) => {
-    const existing = doc.querySelector<HTMLScriptElement>(`script[src="${RAZORPAY_CHECKOUT_URL}"]`);
+    const existing = doc.querySelector<HTMLScriptElement>(`script[src="${url}"]`);
     const script = existing ?? doc.createElement('script');
     const done = () => {
       if (window.Razorpay) resolve(window.Razorpay);
@@ -58,7 +57,7 @@ export function loadRazorpayCheckout(doc: Document = document): Promise<Razorpay
       { once: true },
     );
     if (!existing) {
-      script.src = RAZORPAY_CHECKOUT_URL;
+      script.src = url;
       script.async = true;
       doc.head.appendChild(script);
     }

@@ -1,0 +1,272 @@
+import { isTerminal } from '../execution/orderStateMachine';
+import type { Order } from '../execution/orderTypes';
+import { createPositionRisk } from '../risk/positionRisk';
+import type { PositionRiskConfig } from '../risk/positionRisk';
+import type { Signal } from '../strategy/signal';
+import { planEntry } from './entryPlan';
+import type { EntryPlan } from './entryPlan';
+import { settledOrders, averageFill } from './orderFills';
+import type { StrategyBook } from './strategyBook';
+import type { TradingRuntime, TradingRuntimeOptions } from './tradingRuntime';
+import type { RuntimeAccount, TradeOpen } from './types';
+
+const DEFAULT_FILL_TIMEOUT_MS = 30_000;
+/** A finite "never" for positions without a square-off (the always-open calendar), so the state stays JSON. */
+const NO_SQUARE_OFF = Number.MAX_SAFE_INTEGER;
+
+/** An entry between its order and its trade. */
+interface PendingEntry {
+  readonly account: RuntimeAccount;
+  readonly strategyId: string;
+  readonly signalId: string;
+  readonly signal: Signal;
+  readonly time: number;
+  readonly plan: EntryPlan;
+  readonly squareOffAt: number | null;
+}
+
+/**
+ * Signal → entry for every eligible account at once. Each account goes through its own broker, its own
+ * order-rate limiter (in the router) and its own fill timeout, so a slow, failing or silent broker never delays
+ * another account. Client ids are made and persisted before a broker is called (the router).
+ */
+/** The broker key of an account as the eligibility rules gave it. */
+export function brokerKeyOf(account: RuntimeAccount): string {
+  return account.brokerKey ?? (account.paper ? 'paper' : 'live');
+}
+
+export class EntryDesk {
+  /** account → the broker key its registered broker was built for ('restored' after a restart) */
+  private readonly accounts = new Map<string, string>();
+  /** accounts with an entry in flight: one position per account, even before the fill */
+  private readonly entering = new Set<string>();
+
+  constructor(
+    private readonly runtime: TradingRuntime,
+    private readonly options: TradingRuntimeOptions,
+    private readonly book: StrategyBook,
+  ) {}
+
+  /**
+   * Registers an account's broker with the router and its daily loss limit with the risk manager. The broker is
+   * built again when `account` names another broker (paper ↔ live, a new day's session) and the account is flat:
+   * an open position's exits always go to the broker that opened it. Returns false when the account's broker is
+   * not the one `account` names (it could not be switched under an open position).
+   */
+  ensureAccount(accountId: string, maxDailyLoss: number, account?: RuntimeAccount): boolean {
+    const registered = this.accounts.get(accountId);
+    const wanted = account === undefined ? undefined : brokerKeyOf(account);
+    const flat = !this.entering.has(accountId) && this.runtime.risk.openPositions(accountId).length === 0;
+    if (registered === undefined || (wanted !== undefined && wanted !== registered && flat)) {
+      this.runtime.router.addAccount({
+        accountId,
+        broker: this.options.brokers(accountId, account),
+        ...(this.options.maxOrdersPerSecond === undefined
+          ? {}
+          : { maxOrdersPerSecond: this.options.maxOrdersPerSecond }),
+      });
+      this.accounts.set(accountId, wanted ?? 'restored');
+    }
+    this.runtime.risk.configureAccount(accountId, maxDailyLoss);
+    return wanted === undefined || this.accounts.get(accountId) === wanted;
+  }
+
+  removeAccount(accountId: string): void {
+    if (!this.accounts.delete(accountId)) return;
+    this.runtime.router.removeAccount(accountId);
+  }
+
+  /** Enters every eligible account on an executed signal, concurrently. */
+  fanOut(strategyId: string, signalId: string, signal: Signal): void {
+    const time = signal.executedAt ?? this.options.scheduler.now();
+    const run = async (): Promise<void> => {
+      const accounts = await this.options.accounts.eligible({ strategyId, signal, time });
+      for (const account of accounts) {
+        this.runtime.track(
+          `entry of account ${account.accountId}`,
+          this.enter(account, strategyId, signalId, signal, time),
+          account.accountId,
+        );
+      }
+    };
+    this.runtime.track(`fan-out of signal ${signalId}`, run());
+  }
+
+  private async enter(
+    account: RuntimeAccount,
+    strategyId: string,
+    signalId: string,
+    signal: Signal,
+    time: number,
+  ): Promise<void> {
+    const { accountId } = account;
+    const definition = this.book.definition(strategyId);
+    if (definition === undefined || this.entering.has(accountId)) return;
+    // Never an entry through another broker than the one the account is marked for (paper vs live).
+    if (!this.ensureAccount(accountId, account.maxDailyLoss, account)) return;
+    const allowed = this.runtime.risk.canEnter(accountId, time);
+    if (!allowed.ok) return;
+    const squareOffAt = (this.options.squareOffAt ?? ((t) => this.options.calendar.squareOffTime(t)))(time);
+    if (squareOffAt !== null && time >= squareOffAt) return;
+    const index = signal.executedPrice ?? signal.entryTrigger;
+    const firstPlan = planEntry({
+      type: signal.type,
+      index,
+      time,
+      lots: account.lots,
+      ...(account.quantity === undefined ? {} : { quantity: account.quantity }),
+      expiries: this.options.expiries,
+      ...(this.options.freezeQuantity === undefined ? {} : { freezeQuantity: this.options.freezeQuantity }),
+    });
+    const brokerLot = this.options.lotSizeOf?.(firstPlan.symbol);
+    const plan =
+      brokerLot === undefined || brokerLot === firstPlan.lotSize
+        ? firstPlan
+        : planEntry({
+            type: signal.type,
+            index,
+            time,
+            lots: account.lots,
+            expiries: this.options.expiries,
+            lotSizeOverride: brokerLot,
+            ...(this.options.freezeQuantity === undefined
+              ? {}
+              : { freezeQuantity: this.options.freezeQuantity }),
+          });
+    this.entering.add(accountId);
+    this.runtime.subscribeQuote(plan.symbol);
+    let outcome: 'opened' | 'failed' | 'pending' = 'failed';
+    try {
+      const result = await this.runtime.router.submit({
+        intentKey: `${signalId}:${accountId}:entry`,
+        accountId,
+        signalId,
+        symbol: plan.symbol,
+        side: 'BUY',
+        quantity: plan.quantity,
+        type: 'MARKET',
+      });
+      if (result.status === 'duplicate' || result.status === 'failed') {
+        this.log(
+          'warn',
+          `entry not placed (${result.status}${result.error ? `: ${result.error}` : ''})`,
+          accountId,
+        );
+        return;
+      }
+      const ids = result.orders.map((o) => o.clientOrderId);
+      const orders = await settledOrders(
+        this.runtime.router,
+        ids,
+        this.options.scheduler,
+        this.options.fillTimeoutMs ?? DEFAULT_FILL_TIMEOUT_MS,
+      );
+      if (!orders.every((o) => isTerminal(o.state))) {
+        // Not known yet (a silent or slow broker): the account takes no other entry until the broker tells, and a
+        // late fill still becomes a managed position. Nobody else waits for it.
+        outcome = 'pending';
+        this.log('warn', `entry not confirmed in time: ${orders.map((o) => o.state).join(', ')}`, accountId);
+        void settledOrders(this.runtime.router, ids, this.options.scheduler, Number.POSITIVE_INFINITY)
+          .then((late) =>
+            this.record(late, { account, strategyId, signalId, signal, time, plan, squareOffAt }),
+          )
+          .catch((err: unknown) => this.log('warn', `late entry failed: ${String(err)}`, accountId))
+          .finally(() => this.entering.delete(accountId));
+        return;
+      }
+      outcome = (await this.record(orders, {
+        account,
+        strategyId,
+        signalId,
+        signal,
+        time,
+        plan,
+        squareOffAt,
+      }))
+        ? 'opened'
+        : 'failed';
+    } finally {
+      if (outcome !== 'pending') this.entering.delete(accountId);
+    }
+  }
+
+  /** A settled entry: a full fill becomes an open trade (stored, then managed); anything else is let go. */
+  private async record(orders: readonly Order[], entry: PendingEntry): Promise<boolean> {
+    const { account, strategyId, signalId, signal, time, plan, squareOffAt } = entry;
+    const { accountId } = account;
+    const fill = averageFill(orders);
+    if (fill.quantity !== plan.quantity || !orders.every((o) => o.state === 'FILLED')) {
+      this.log('warn', `entry did not fill: ${orders.map((o) => o.state).join(', ')}`, accountId);
+      this.runtime.unsubscribeQuote(plan.symbol);
+      return false;
+    }
+    const params = this.book.definition(strategyId)?.params;
+    if (params === undefined) {
+      this.runtime.unsubscribeQuote(plan.symbol);
+      return false;
+    }
+    const config: PositionRiskConfig = {
+      entryPrice: fill.price,
+      stopLoss: params.stopLoss,
+      target:
+        account.targetPoints !== undefined && account.targetPoints > 0 ? account.targetPoints : params.target,
+      squareOffAt: squareOffAt ?? NO_SQUARE_OFF,
+      entryTime: time,
+      ...(this.options.trailing === undefined ? {} : { trailing: this.options.trailing }),
+      ...(this.options.targetMode === undefined ? {} : { targetMode: this.options.targetMode }),
+    };
+    const trade: TradeOpen = {
+      accountId,
+      strategyId,
+      signalId,
+      signalTime: signal.time,
+      type: signal.type,
+      optionType: plan.optionType,
+      strike: plan.strike,
+      expiry: plan.expiry,
+      expiryAt: plan.expiryAt,
+      symbol: plan.symbol,
+      lots: plan.lots,
+      quantity: plan.quantity,
+      legs: plan.legs,
+      entryTime: time,
+      entryIndex: signal.executedPrice ?? signal.entryTrigger,
+      entryPremium: fill.price,
+      paper: account.paper,
+      risk: createPositionRisk(config),
+      orderIds: orders.map((o) => o.clientOrderId),
+    };
+    const tradeId = await this.options.store.openTrade(trade);
+    const opened = this.runtime.risk.openPosition({
+      positionId: tradeId,
+      accountId,
+      symbol: plan.symbol,
+      quantity: plan.quantity,
+      time,
+      risk: config,
+    });
+    if (!opened.ok) {
+      // Halted or locked while the order was in flight: the contracts are bought, so they are still managed.
+      this.log(
+        'warn',
+        `entry filled after entries were blocked (${opened.reason}); managing it anyway`,
+        accountId,
+      );
+      this.runtime.risk.adoptPosition({
+        positionId: tradeId,
+        accountId,
+        symbol: plan.symbol,
+        quantity: plan.quantity,
+        openedAt: time,
+        risk: trade.risk,
+      });
+    }
+    this.runtime.adoptTrade(tradeId, trade);
+    this.options.events({ kind: 'trade-opened', tradeId, trade });
+    return true;
+  }
+
+  private log(level: 'info' | 'warn', message: string, accountId: string): void {
+    this.options.events({ kind: 'log', level, message, accountId });
+  }
+}

@@ -1,0 +1,241 @@
+import type { Subscription } from 'rxjs';
+import { roundTripCharges } from '../charges/charges';
+import type { ExitInstruction } from '../risk/riskManager';
+import { unrealisedPnl } from '../risk/positionRisk';
+import type { PositionRiskState } from '../risk/positionRisk';
+import { averageFill, settledOrders } from './orderFills';
+import type { TradingRuntime, TradingRuntimeOptions } from './tradingRuntime';
+import type { CloseReason, TradeOpen } from './types';
+
+const DEFAULT_EXIT_RETRY_MS = 1_000;
+const DEFAULT_FILL_TIMEOUT_MS = 30_000;
+
+interface OpenTrade {
+  readonly trade: TradeOpen;
+  /** exit orders sent so far (intent keys `<tradeId>:exit:<n>`) */
+  exitSeq: number;
+  exiting: boolean;
+  /** stop|high|target last written, to skip writes when only the last price moved */
+  persistedKey: string;
+}
+
+function riskKey(risk: PositionRiskState): string {
+  return `${risk.stopPrice}|${risk.highWater}|${risk.targetPrice}`;
+}
+
+/** Money rounded to the paisa, computed in paise so binary noise never shows. */
+function rupeesToPaisa(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+/**
+ * Exits: the risk manager's decisions (stop, trailing stop, target, square-off, daily loss, flatten-all) are routed
+ * as SELL orders, re-sent while they do not fill, and closed with charges and net P&L once they do.
+ */
+export class ExitDesk {
+  private readonly open = new Map<string, OpenTrade>();
+  private readonly dirty = new Set<string>();
+  private readonly retries = new Set<Subscription>();
+
+  constructor(
+    private readonly runtime: TradingRuntime,
+    private readonly options: TradingRuntimeOptions,
+  ) {}
+
+  /** Starts managing a filled entry's trade record (the risk state lives in the risk manager). */
+  adopt(tradeId: string, trade: TradeOpen, exitSeq: number, subscribe: boolean): void {
+    if (this.open.has(tradeId)) return;
+    this.open.set(tradeId, { trade, exitSeq, exiting: false, persistedKey: riskKey(trade.risk) });
+    // An entry has subscribed its symbol already; a position restored after a restart subscribes here.
+    if (subscribe) this.runtime.subscribeQuote(trade.symbol);
+  }
+
+  trade(tradeId: string): TradeOpen | undefined {
+    return this.open.get(tradeId)?.trade;
+  }
+
+  /** The earliest square-off among open positions. */
+  nextSquareOff(): number | undefined {
+    let next: number | undefined;
+    for (const position of this.runtime.risk.openPositions()) {
+      const at = position.risk.exit === undefined ? position.risk.squareOffAt : null;
+      // MAX_SAFE_INTEGER is "never" (the always-open demo): no timer for it.
+      if (at !== null && at < Number.MAX_SAFE_INTEGER && (next === undefined || at < next)) next = at;
+    }
+    return next;
+  }
+
+  onPrice(symbol: string, premium: number, time: number): void {
+    const exits = this.runtime.risk.onPrice(symbol, premium, time);
+    for (const position of this.runtime.risk.openPositions()) {
+      if (position.symbol === symbol) this.dirty.add(position.positionId);
+    }
+    for (const instruction of exits) this.exit(instruction);
+  }
+
+  onTime(time: number): void {
+    for (const instruction of this.runtime.risk.onTime(time)) this.exit(instruction);
+  }
+
+  flattenAll(time: number): number {
+    const instructions = this.runtime.risk.flattenAll(time);
+    for (const instruction of instructions) this.exit(instruction);
+    return instructions.length;
+  }
+
+  resume(time: number): void {
+    for (const position of this.runtime.risk.openPositions()) {
+      if (position.risk.exit === undefined) continue;
+      const again = this.runtime.risk.retryExit(position.positionId, time);
+      if (again !== undefined) this.exit(again);
+    }
+  }
+
+  stop(): void {
+    for (const retry of this.retries) retry.unsubscribe();
+    this.retries.clear();
+  }
+
+  /** Backtests' end of data: every open position closes at its last price, recorded with `reason`. */
+  async closeAllAtLast(reason: CloseReason, time: number): Promise<void> {
+    for (const position of this.runtime.risk.openPositions()) await this.sell(position, reason, time);
+  }
+
+  /** Persists moved stops and reports each open trade's mark-to-market P&L. */
+  async flushRisk(): Promise<void> {
+    const ids = [...this.dirty];
+    this.dirty.clear();
+    for (const id of ids) {
+      const record = this.open.get(id);
+      const position = this.runtime.risk.openPositions().find((p) => p.positionId === id);
+      if (record === undefined || position === undefined) continue;
+      const key = riskKey(position.risk);
+      const stopMoved = key !== record.persistedKey;
+      if (stopMoved) {
+        await this.options.store.saveRisk(id, position.risk);
+        record.persistedKey = key;
+      }
+      const markPnl = rupeesToPaisa(unrealisedPnl(position.risk, position.risk.lastPrice, position.quantity));
+      this.options.events({
+        kind: 'trade-updated',
+        tradeId: id,
+        accountId: position.accountId,
+        risk: position.risk,
+        markPnl,
+        stopMoved,
+      });
+    }
+  }
+
+  private exit(instruction: ExitInstruction): void {
+    this.runtime.track(
+      `exit of trade ${instruction.positionId}`,
+      this.runExit(instruction),
+      instruction.accountId,
+    );
+  }
+
+  private async runExit(instruction: ExitInstruction): Promise<void> {
+    const record = this.open.get(instruction.positionId);
+    const position = this.runtime.risk.openPositions().find((p) => p.positionId === instruction.positionId);
+    if (record === undefined || position === undefined || record.exiting) return;
+    record.exiting = true;
+    let filled = false;
+    try {
+      filled = await this.sell(position, instruction.reason, instruction.time, instruction.price);
+    } finally {
+      record.exiting = false;
+      if (!filled) this.retryLater(instruction.positionId);
+    }
+  }
+
+  /** Routes the SELL of a position; on a full fill records the close. Returns whether it filled. */
+  private async sell(
+    position: {
+      positionId: string;
+      accountId: string;
+      symbol: string;
+      quantity: number;
+      risk: PositionRiskState;
+    },
+    reason: CloseReason,
+    time: number,
+    trigger = position.risk.lastPrice,
+  ): Promise<boolean> {
+    const record = this.open.get(position.positionId);
+    if (record === undefined) return false;
+    // The index when the exit was decided, before later ticks move it while the order is in flight.
+    const exitIndex = this.runtime.lastIndex;
+    record.exitSeq += 1;
+    const result = await this.runtime.router.submit({
+      intentKey: `${position.positionId}:exit:${record.exitSeq}`,
+      accountId: position.accountId,
+      symbol: position.symbol,
+      side: 'SELL',
+      quantity: position.quantity,
+      type: 'MARKET',
+    });
+    const orders = await settledOrders(
+      this.runtime.router,
+      result.orders.map((o) => o.clientOrderId),
+      this.options.scheduler,
+      this.options.fillTimeoutMs ?? DEFAULT_FILL_TIMEOUT_MS,
+    );
+    const fill = averageFill(orders);
+    if (
+      orders.length === 0 ||
+      fill.quantity !== position.quantity ||
+      orders.some((o) => o.state !== 'FILLED')
+    ) {
+      return false;
+    }
+    const { trade } = record;
+    const charges = roundTripCharges(
+      {
+        buyPremium: trade.entryPremium,
+        sellPremium: fill.price,
+        quantity: trade.quantity,
+        buyOrders: trade.legs,
+        sellOrders: trade.legs,
+      },
+      this.options.chargeRates,
+    ).total;
+    const grossPnl = rupeesToPaisa((fill.price - trade.entryPremium) * trade.quantity);
+    const final = this.runtime.risk.openPositions().find((p) => p.positionId === position.positionId)?.risk;
+    const followUps = this.runtime.risk.closePosition(position.positionId, fill.price, time, charges);
+    this.open.delete(position.positionId);
+    this.dirty.delete(position.positionId);
+    const close = {
+      tradeId: position.positionId,
+      accountId: position.accountId,
+      // A close is never recorded before its open, whatever clock the exit's trigger carried.
+      exitTime: Math.max(time, trade.entryTime),
+      exitIndex,
+      exitPremium: fill.price,
+      exitTrigger: trigger,
+      reason,
+      grossPnl,
+      charges,
+      netPnl: rupeesToPaisa(grossPnl - charges),
+      risk: final ?? position.risk,
+      orderIds: orders.map((o) => o.clientOrderId),
+    };
+    await this.options.store.closeTrade(close);
+    this.runtime.unsubscribeQuote(trade.symbol);
+    this.options.events({ kind: 'trade-closed', close });
+    // A realised loss can hit the daily limit and flatten the account's other positions.
+    for (const instruction of followUps) this.exit(instruction);
+    this.runtime.scheduleDeadline();
+    return true;
+  }
+
+  private retryLater(positionId: string): void {
+    const { scheduler } = this.options;
+    const retry = scheduler.schedule(() => {
+      this.retries.delete(retry);
+      const again = this.runtime.risk.retryExit(positionId, scheduler.now());
+      if (again !== undefined) this.exit(again);
+    }, this.options.exitRetryMs ?? DEFAULT_EXIT_RETRY_MS);
+    this.retries.add(retry);
+  }
+}

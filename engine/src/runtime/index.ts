@@ -1,0 +1,6 @@
+export * from './types';
+export * from './candleHub';
+export * from './strategyBook';
+export * from './entryPlan';
+export * from './orderFills';
+export * from './tradingRuntime';

@@ -1,0 +1,46 @@
+import type { SchedulerLike } from 'rxjs';
+import type { OrderRouter } from '../execution/orderRouter';
+import { isTerminal } from '../execution/orderStateMachine';
+import type { Order } from '../execution/orderTypes';
+
+/**
+ * Waits until every order is terminal (a paper order already is), or until `timeoutMs` of engine time has passed:
+ * then the orders as they stand (`Infinity`: no timeout). Each caller has its own timeout, so one account's silent broker holds up nobody else.
+ */
+export function settledOrders(
+  router: OrderRouter,
+  clientOrderIds: readonly string[],
+  scheduler: SchedulerLike,
+  timeoutMs: number,
+): Promise<Order[]> {
+  const current = (): Order[] =>
+    clientOrderIds.map((id) => router.getOrder(id)).filter((o): o is Order => o !== undefined);
+  const done = (): boolean => {
+    const orders = current();
+    return orders.length === clientOrderIds.length && orders.every((o) => isTerminal(o.state));
+  };
+  if (done()) return Promise.resolve(current());
+  return new Promise((resolve) => {
+    const finish = (): void => {
+      changes.unsubscribe();
+      timer?.unsubscribe();
+      resolve(current());
+    };
+    const changes = router.changes$.subscribe((order) => {
+      if (clientOrderIds.includes(order.clientOrderId) && done()) finish();
+    });
+    // An infinite wait has no timer (a timer of Infinity ms would fire at once on a real clock).
+    const timer = Number.isFinite(timeoutMs) ? scheduler.schedule(finish, timeoutMs) : undefined;
+  });
+}
+
+/** Filled quantity and its volume-weighted price (rounded to the paisa) over an order's legs. */
+export function averageFill(orders: readonly Order[]): { quantity: number; price: number } {
+  let quantity = 0;
+  let value = 0;
+  for (const order of orders) {
+    quantity += order.filledQty;
+    value += order.filledQty * order.avgPrice;
+  }
+  return { quantity, price: quantity > 0 ? Math.round((value / quantity) * 100) / 100 : 0 };
+}

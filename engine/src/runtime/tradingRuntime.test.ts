@@ -1,0 +1,407 @@
+import fc from 'fast-check';
+import { Subject } from 'rxjs';
+import { TestScheduler } from 'rxjs/testing';
+import { describe, expect, it } from 'vitest';
+import calendarJson from '../../data/nse-calendar.json' with { type: 'json' };
+import contractsJson from '../../data/nse-contracts.json' with { type: 'json' };
+import { alwaysOpenCalendar } from '../calendar/alwaysOpenCalendar';
+import { loadCalendarData } from '../calendar/calendarData';
+import { parseContractSpecs, underlyingSpec } from '../calendar/contractSpecs';
+import { createExchangeCalendar } from '../calendar/exchangeCalendar';
+import { createExpiryCalendar } from '../calendar/expiry';
+import { istDateTime } from '../calendar/ist';
+import { offsetScheduler } from '../candles/testCalendars';
+import { createSteppingClock } from '../clock/virtualClock';
+import type { Candle, Quote, Tick } from '../core/types';
+import type { Broker, BrokerOrderSnapshot } from '../execution/broker';
+import { InMemoryOrderStore } from '../execution/orderStore';
+import { PAPER_CAPABILITIES, PaperBroker } from '../execution/paperBroker';
+import { createQuoteBook } from '../feeds/quoteBook';
+import { createSyntheticQuoter } from '../feeds/syntheticQuotes';
+import { DEFAULT_STRATEGY_PARAMS } from '../strategy/params';
+import type { StrategyParams } from '../strategy/params';
+import { TradingRuntime } from './tradingRuntime';
+import type { RuntimeAccount, RuntimeEvent, RuntimeStore, StrategyDefinition } from './types';
+
+const exchange = createExchangeCalendar(loadCalendarData(calendarJson, { now: Date.UTC(2026, 0, 1) }).data);
+const expiries = createExpiryCalendar(exchange, underlyingSpec(parseContractSpecs(contractsJson), 'NIFTY'));
+const at = (hhmmss: string) =>
+  istDateTime('2026-01-07', hhmmss.slice(0, 5)) + Number(hhmmss.slice(6) || 0) * 1000;
+const MIN = 60_000;
+
+/** One bullish candle of ≥ 1 point makes a CALL setup: the next minute's first tick above the trigger executes. */
+const QUICK: StrategyParams = {
+  ...DEFAULT_STRATEGY_PARAMS,
+  consecutiveCandles: 1,
+  minMovement: 1,
+  entryOffset: 1,
+};
+
+/** 09:15 flat, 09:16 a bullish minute, 09:17:00 a tick through the trigger, then ticks every 15 s to 09:30. */
+function signalDay(from = 23_500): Tick[] {
+  const ticks: Tick[] = [{ time: at('09:15:00'), price: from, volume: 0 }];
+  ticks.push(
+    { time: at('09:16:00'), price: from, volume: 0 },
+    { time: at('09:16:45'), price: from + 5, volume: 0 },
+  );
+  for (let t = at('09:17:00'), p = from + 8; t <= at('09:30:00'); t += 15_000, p += 0.5) {
+    ticks.push({ time: t, price: p, volume: 0 });
+  }
+  return ticks;
+}
+
+interface Harness {
+  runtime: TradingRuntime;
+  events: RuntimeEvent[];
+  store: RuntimeStore & { open: Set<string> };
+  push(tick: Tick): Promise<void>;
+  /** lets engine time pass with no tick (a stalled feed) */
+  wait(until: number): Promise<void>;
+}
+
+function memoryStore(): RuntimeStore & { open: Set<string> } {
+  const open = new Set<string>();
+  const signals = new Map<string, string>();
+  let trades = 0;
+  return {
+    orders: new InMemoryOrderStore(),
+    open,
+    saveSignal: (_s, event) => {
+      const id = signals.get(event.signal.key) ?? String(signals.size + 1);
+      signals.set(event.signal.key, id);
+      return Promise.resolve(id);
+    },
+    openTrade: () => {
+      trades += 1;
+      open.add(String(trades));
+      return Promise.resolve(String(trades));
+    },
+    saveRisk: () => Promise.resolve(),
+    closeTrade: (close) => {
+      open.delete(close.tradeId);
+      return Promise.resolve();
+    },
+  };
+}
+
+/** A runtime on a stepping virtual clock with the live feeds' quotes; `brokers` per account. */
+function harness(props: {
+  accounts: readonly RuntimeAccount[];
+  brokers?: (
+    accountId: string,
+    paper: () => Broker,
+    now: () => number,
+    account: RuntimeAccount | undefined,
+  ) => Broker;
+  strategies?: readonly StrategyDefinition[];
+  start?: number;
+}): Harness {
+  const clock = createSteppingClock(props.start ?? at('09:15:00'));
+  let last: Tick | null = null;
+  const quotes = createQuoteBook(
+    createSyntheticQuoter({ expiryInstant: (d) => expiries.expiryInstant(d) }),
+    () => (last ? { spot: last.price, time: last.time } : null),
+  );
+  const events: RuntimeEvent[] = [];
+  const store = memoryStore();
+  const runtime: TradingRuntime = new TradingRuntime({
+    calendar: exchange,
+    expiries,
+    scheduler: clock.scheduler,
+    quotes,
+    brokers: (accountId, account) => {
+      const paper = () =>
+        new PaperBroker({
+          quotes: { getQuote: (s): Quote | undefined => runtime.quote(s) },
+          scheduler: clock.scheduler,
+          idPrefix: `P${accountId}-`,
+        });
+      return props.brokers ? props.brokers(accountId, paper, () => clock.scheduler.now(), account) : paper();
+    },
+    store,
+    accounts: { eligible: () => Promise.resolve(props.accounts) },
+    strategies: props.strategies ?? [
+      { id: 's1', name: 'quick', kind: 'consecutive_breakout', params: QUICK },
+    ],
+    algoTag: 'TEST',
+    events: (event) => events.push(event),
+    fillTimeoutMs: 10_000,
+  });
+  quotes.quotes$.subscribe((q) => runtime.onQuote(q));
+  runtime.start();
+  return {
+    runtime,
+    events,
+    store,
+    async push(tick) {
+      clock.advanceTo(tick.time);
+      for (let i = 0; i < 20; i += 1) await Promise.resolve();
+      runtime.onTick(tick);
+      last = tick;
+      quotes.publish(tick.price, tick.time);
+      // Let promise chains (store writes, paper fills) settle as a live process would between two ticks.
+      for (let i = 0; i < 20; i += 1) await Promise.resolve();
+    },
+    async wait(until) {
+      for (let t = clock.scheduler.now(); t <= until; t += 1_000) {
+        clock.advanceTo(t);
+        for (let i = 0; i < 20; i += 1) await Promise.resolve();
+      }
+    },
+  };
+}
+
+const account = (id: string): RuntimeAccount => ({ accountId: id, lots: 1, maxDailyLoss: 0, paper: true });
+
+/** A broker that records when each order was sent and never answers. */
+function silentBroker(sent: number[], now: () => number): Broker {
+  return {
+    capabilities: PAPER_CAPABILITIES,
+    placeOrder: () => {
+      sent.push(now());
+      return new Promise<never>(() => undefined);
+    },
+    modifyOrder: () => new Promise<never>(() => undefined),
+    cancelOrder: () => new Promise<never>(() => undefined),
+    getOrder: () => new Promise<BrokerOrderSnapshot | undefined>(() => undefined),
+    getPositions: () => Promise.resolve([]),
+    orderUpdates$: new Subject<BrokerOrderSnapshot>(),
+  };
+}
+
+describe('TradingRuntime: concurrent fan-out', () => {
+  it('a broker that never answers for one account delays no other account', async () => {
+    const sent: Record<string, number[]> = { slow: [], b: [], c: [] };
+    const h = harness({
+      accounts: [account('slow'), account('b'), account('c')],
+      brokers: (id, paper, now) => {
+        if (id === 'slow') return silentBroker(sent.slow as number[], now);
+        const broker = paper();
+        const place = broker.placeOrder.bind(broker);
+        broker.placeOrder = (request) => {
+          sent[id]?.push(now());
+          return place(request);
+        };
+        return broker;
+      },
+    });
+    for (const tick of signalDay()) await h.push(tick);
+    await h.runtime.idle();
+
+    const executed = h.events.find((e) => e.kind === 'signal' && e.event.kind === 'executed');
+    expect(executed).toBeDefined();
+    const signalTime = at('09:17:00');
+    // Every account's entry went out at the signal's instant, the silent one included; the silent account's
+    // unconfirmed entry keeps it from entering again on later signals, while the others trade on.
+    expect(sent.slow).toEqual([signalTime]);
+    expect(sent.b?.[0]).toBe(signalTime);
+    expect(sent.c?.[0]).toBe(signalTime);
+    const opened = h.events.filter(
+      (e): e is Extract<RuntimeEvent, { kind: 'trade-opened' }> => e.kind === 'trade-opened',
+    );
+    expect(opened.map((e) => e.trade.accountId).sort()).toEqual(['b', 'c']);
+    expect(opened.every((e) => e.trade.entryTime === signalTime)).toBe(true);
+    // The silent account holds no position; its entry was given up after its own fill timeout.
+    expect(h.runtime.positions('slow')).toHaveLength(0);
+    expect(
+      h.runtime
+        .positions()
+        .map((p) => p.accountId)
+        .sort(),
+    ).toEqual(['b', 'c']);
+  });
+});
+
+describe('TradingRuntime: positions and parameters', () => {
+  it('applies a new stop loss to the next entry, never to a position already open', async () => {
+    const h = harness({ accounts: [account('a')] });
+    for (const tick of signalDay().filter((t) => t.time <= at('09:18:00'))) await h.push(tick);
+    const [open] = h.runtime.positions('a');
+    expect(open?.risk.stopLoss).toBe(QUICK.stopLoss);
+    h.runtime.setStrategies([
+      { id: 's1', name: 'quick', kind: 'consecutive_breakout', params: { ...QUICK, stopLoss: 7 } },
+    ]);
+    await h.push({ time: at('09:18:15'), price: 23_510, volume: 0 });
+    expect(h.runtime.positions('a')[0]?.risk.stopLoss).toBe(QUICK.stopLoss);
+    h.runtime.flattenAll();
+    await h.runtime.idle();
+    expect(h.runtime.positions('a')).toHaveLength(0);
+    // The next signal's entry carries the new stop distance.
+    const later = signalDay(23_600).map((t) => ({ ...t, time: t.time + 20 * MIN }));
+    for (const tick of later) await h.push(tick);
+    await h.runtime.idle();
+    const entries = h.events.filter(
+      (e): e is Extract<RuntimeEvent, { kind: 'trade-opened' }> => e.kind === 'trade-opened',
+    );
+    expect(entries).toHaveLength(2);
+    expect(entries[0]?.trade.risk.stopLoss).toBe(QUICK.stopLoss);
+    expect(entries[1]?.trade.risk.stopLoss).toBe(7);
+  });
+
+  it('pausing stops new entries at once while open positions keep their exits', async () => {
+    const h = harness({ accounts: [account('a'), account('b')] });
+    for (const tick of signalDay().filter((t) => t.time <= at('09:18:00'))) await h.push(tick);
+    expect(h.runtime.positions()).toHaveLength(2);
+    h.runtime.setTradingEnabled(false);
+    expect(h.events.at(-1)).toEqual({ kind: 'halted', tradingEnabled: false });
+    const closed = h.runtime.flattenAll();
+    expect(closed).toBe(2);
+    await h.runtime.idle();
+    expect(h.runtime.positions()).toHaveLength(0);
+    const later = signalDay(23_600).map((t) => ({ ...t, time: t.time + 20 * MIN }));
+    for (const tick of later) await h.push(tick);
+    await h.runtime.idle();
+    expect(h.events.filter((e) => e.kind === 'trade-opened')).toHaveLength(2);
+    expect(h.events.filter((e) => e.kind === 'trade-closed')).toHaveLength(2);
+  });
+
+  it('holds each position in exactly one place: the risk manager, matching the store, at every tick', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 2 ** 31 - 1 }), async (seed) => {
+        const h = harness({ accounts: [account('a'), account('b')] });
+        let x = seed;
+        const rand = () => {
+          x ^= x << 13;
+          x ^= x >>> 17;
+          x ^= x << 5;
+          return (x >>> 0) / 4_294_967_296;
+        };
+        let price = 23_500;
+        for (let t = at('09:15:00'); t < at('10:15:00'); t += 5_000) {
+          price += (rand() - 0.48) * 6;
+          await h.push({ time: t, price: Math.round(price * 20) / 20, volume: 0 });
+          await h.runtime.idle();
+          const held = h.runtime
+            .positions()
+            .map((p) => p.positionId)
+            .sort();
+          expect(held).toEqual([...h.store.open].sort());
+          // One position per account at most.
+          expect(new Set(h.runtime.positions().map((p) => p.accountId)).size).toBe(held.length);
+        }
+      }),
+      { numRuns: 4 },
+    );
+  }, 60_000);
+});
+
+describe('TradingRuntime: the broker follows the account', () => {
+  it('builds the broker again when a flat account turns live, never under an open position', async () => {
+    const accounts: RuntimeAccount[] = [account('a')];
+    const built: string[] = [];
+    const h = harness({
+      accounts,
+      // Wide stop and target: the first position stays open through the second signal.
+      strategies: [
+        {
+          id: 's1',
+          name: 'quick',
+          kind: 'consecutive_breakout',
+          params: { ...QUICK, stopLoss: 400, target: 900 },
+        },
+      ],
+      brokers: (id, paper, _now, acc) => {
+        built.push(`${id}:${acc?.brokerKey ?? (acc?.paper === false ? 'live' : 'paper')}`);
+        return paper();
+      },
+    });
+    for (const tick of signalDay().filter((t) => t.time <= at('09:18:00'))) await h.push(tick);
+    expect(h.runtime.positions('a')).toHaveLength(1);
+    expect(built).toEqual(['a:paper']);
+
+    // Live while the paper position is open: no switch, and no entry through the wrong broker.
+    accounts[0] = { ...account('a'), paper: false, brokerKey: 'zerodha:AB1234:1' };
+    const second = signalDay(23_600).map((t) => ({ ...t, time: t.time + 20 * MIN }));
+    for (const tick of second) await h.push(tick);
+    await h.runtime.idle();
+    expect(h.runtime.positions('a')).toHaveLength(1);
+    expect(built).toEqual(['a:paper']);
+    expect(h.events.filter((e) => e.kind === 'trade-opened')).toHaveLength(1);
+
+    // Flat again: the next entry builds the live broker and the trade is marked live.
+    h.runtime.flattenAll();
+    await h.runtime.idle();
+    const third = signalDay(23_700).map((t) => ({ ...t, time: t.time + 40 * MIN }));
+    for (const tick of third) await h.push(tick);
+    await h.runtime.idle();
+    expect(built).toEqual(['a:paper', 'a:zerodha:AB1234:1']);
+    const opened = h.events.filter(
+      (e): e is Extract<RuntimeEvent, { kind: 'trade-opened' }> => e.kind === 'trade-opened',
+    );
+    expect(opened.map((e) => e.trade.paper)).toEqual([true, false]);
+  });
+});
+
+describe('TradingRuntime: feed faults', () => {
+  it('a stalled feed executes no signal while the square-off still exits the open position on the clock', async () => {
+    const h = harness({ accounts: [account('a')] });
+    // A CALL executes at 15:00 (the last minute of the entry window); then the feed stalls.
+    const day = signalDay().map((t) => ({ ...t, time: t.time + (at('14:58:00') - at('09:15:00')) }));
+    for (const tick of day.filter((t) => t.time <= at('15:00:30'))) await h.push(tick);
+    expect(h.runtime.positions('a')).toHaveLength(1);
+    const armedBefore = h.events.filter((e) => e.kind === 'signal').length;
+    // Twenty minutes without a tick: no candle forms, no signal arms or executes, but the 15:15 square-off fires.
+    await h.wait(at('15:20:00'));
+    await h.runtime.idle();
+    expect(h.events.filter((e) => e.kind === 'signal' && e.event.kind === 'executed')).toHaveLength(1);
+    // At most one more signal event: the expiry of a signal armed before the stall (no tick can execute it).
+    const after = h.events.filter((e) => e.kind === 'signal').slice(armedBefore);
+    expect(after.every((e) => e.kind === 'signal' && e.event.kind === 'expired')).toBe(true);
+    expect(after.length).toBeLessThanOrEqual(1);
+    const closed = h.events.find(
+      (e): e is Extract<RuntimeEvent, { kind: 'trade-closed' }> => e.kind === 'trade-closed',
+    );
+    expect(closed?.close).toMatchObject({ reason: 'SQUARE_OFF', exitTime: at('15:15:00') });
+    expect(h.runtime.positions()).toHaveLength(0);
+  });
+});
+
+describe('TradingRuntime: one candle stream per interval (marble)', () => {
+  it('closes each bucket once per interval at its end, however many strategies and charts read it', () => {
+    const ts = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    ts.run(({ cold, expectObservable }) => {
+      const base = at('09:15:00');
+      const scheduler = offsetScheduler(ts, base);
+      const closed1$ = new Subject<number>();
+      const closed3 = new Map<number, number>();
+      const definitions: StrategyDefinition[] = ['a', 'b', 'c'].map((id) => ({
+        id,
+        name: id,
+        kind: 'consecutive_breakout',
+        params: { ...DEFAULT_STRATEGY_PARAMS, interval: 1 },
+      }));
+      const runtime = new TradingRuntime({
+        calendar: alwaysOpenCalendar,
+        expiries,
+        scheduler,
+        quotes: { subscribe: () => undefined, unsubscribe: () => undefined },
+        brokers: () => {
+          throw new Error('no entries in this test');
+        },
+        store: memoryStore(),
+        accounts: { eligible: () => Promise.resolve([]) },
+        strategies: definitions,
+        algoTag: 'TEST',
+        chartIntervals: [1, 3],
+        onCandle: (candle: Candle) => {
+          if (!candle.closed) return;
+          if (candle.interval === 1) closed1$.next(candle.time - base);
+          else closed3.set(candle.time - base, (closed3.get(candle.time - base) ?? 0) + 1);
+        },
+        events: () => undefined,
+      });
+      runtime.start();
+      // Ticks at 0 s, 30 s and 90 s; then silence: the 1-minute candles close on the clock at 60 s and 120 s.
+      cold('a 29999ms b 59999ms c', {
+        a: { time: base, price: 100, volume: 0 },
+        b: { time: base + 30_000, price: 101, volume: 0 },
+        c: { time: base + 90_000, price: 102, volume: 0 },
+      }).subscribe((tick: Tick) => runtime.onTick(tick));
+      expectObservable(closed1$).toBe('60s a 59999ms b', { a: 0, b: 60_000 });
+      ts.schedule(() => {
+        // The 3-minute candle closed once at 180 s, not once per reader.
+        expect([...closed3]).toEqual([[0, 1]]);
+      }, 200_000);
+    });
+  });
+});

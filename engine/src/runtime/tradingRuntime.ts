@@ -1,0 +1,412 @@
+import type { SchedulerLike, Subscription } from 'rxjs';
+import type { ExpiryCalendar } from '../calendar/expiry';
+import type { ChargeRates } from '../charges/charges';
+import type { MarketCalendar } from '../calendar/marketCalendar';
+import type { Candle, IntervalMinutes, Quote, Tick } from '../core/types';
+import { OrderRouter } from '../execution/orderRouter';
+import { RiskManager } from '../risk/riskManager';
+import type { RiskPosition, RiskSnapshot } from '../risk/riskManager';
+import type { TargetMode } from '../risk/positionRisk';
+import type { StrategyEvent } from '../strategy/signal';
+import { CandleHub } from './candleHub';
+import { EntryDesk } from './entryDesk';
+import { ExitDesk } from './exitDesk';
+import { StrategyBook } from './strategyBook';
+import type { BookEvent } from './strategyBook';
+import type {
+  AccountsPort,
+  BrokerFactory,
+  RuntimeEvent,
+  RuntimeStore,
+  StrategyDefinition,
+  TradeOpen,
+} from './types';
+
+/** The quote side of a feed: which option symbols the runtime needs quoted. */
+export interface QuoteSubscriptions {
+  subscribe(symbol: string): void;
+  unsubscribe(symbol: string): void;
+}
+
+/** Options of {@link TradingRuntime}. */
+export interface TradingRuntimeOptions {
+  /** the session calendar (exchange calendar, or always open for the demo) */
+  readonly calendar: MarketCalendar;
+  /** weekly expiries, lot sizes and strike step (always the exchange's) */
+  readonly expiries: ExpiryCalendar;
+  /** the engine clock: real (scaled) live, virtual in backtests */
+  readonly scheduler: SchedulerLike;
+  readonly quotes: QuoteSubscriptions;
+  readonly brokers: BrokerFactory;
+  readonly store: RuntimeStore;
+  readonly accounts: AccountsPort;
+  readonly strategies: readonly StrategyDefinition[];
+  /** SEBI algo tag on every order */
+  readonly algoTag: string;
+  readonly tradingEnabled?: boolean;
+  /** extra candle intervals built for charts (closed and forming candles go to `onCandle`) */
+  readonly chartIntervals?: readonly IntervalMinutes[];
+  readonly onCandle?: (candle: Candle) => void;
+  readonly events: (event: RuntimeEvent) => void;
+  /** when positions opened at `time` are squared off (default the calendar's square-off time) */
+  readonly squareOffAt?: (time: number) => number | null;
+  /** orders per second per account, ≤ 10 (SEBI) */
+  readonly maxOrdersPerSecond?: number;
+  /** engine ms an account's entry may take to fill before it is given up for this signal (default 30 s) */
+  readonly fillTimeoutMs?: number;
+  /** engine ms before an unfilled exit is sent again (default 1 s) */
+  readonly exitRetryMs?: number;
+  readonly freezeQuantity?: number;
+  /** charge rates of a round trip (default NSE_OPTION_CHARGES) */
+  readonly chargeRates?: ChargeRates;
+  readonly trailing?: boolean;
+  readonly targetMode?: TargetMode;
+  /** the broker's lot size of a contract when its instrument master is loaded */
+  readonly lotSizeOf?: (symbol: string) => number | undefined;
+}
+
+/**
+ * The one trading kernel (the NautilusTrader idea): live trading and backtests differ only in the clock, the feed
+ * and the brokers they pass in. Per tick it builds each interval's candles once, runs every strategy, fans an
+ * executed signal out to every eligible account at once, manages positions (held once, in the risk manager) to
+ * their exits, square-off and the daily loss lock, and reports typed events after the store has them. No I/O:
+ * persistence and notification are ports.
+ */
+export class TradingRuntime {
+  readonly router: OrderRouter;
+  private riskManager: RiskManager;
+  private readonly hub: CandleHub;
+  private readonly book: StrategyBook;
+  private readonly entries: EntryDesk;
+  private readonly exits: ExitDesk;
+  private readonly quotes = new Map<string, Quote>();
+  private readonly quoteRefs = new Map<string, number>();
+  private readonly work = new Set<Promise<unknown>>();
+  private signalChain: Promise<unknown> = Promise.resolve();
+  private lastTime = Number.NEGATIVE_INFINITY;
+  private lastIndexValue = Number.NaN;
+  private droppedTicks = 0;
+  private acceptedTickCount = 0;
+  private deadlineAt = Number.POSITIVE_INFINITY;
+  private deadline: Subscription | undefined;
+  private tradingEnabledValue: boolean;
+  private running = false;
+
+  constructor(private readonly options: TradingRuntimeOptions) {
+    this.tradingEnabledValue = options.tradingEnabled ?? true;
+    this.riskManager = new RiskManager({ tradingDate: (t) => options.calendar.tradingDate(t) });
+    if (!this.tradingEnabledValue) this.riskManager.halt();
+    this.router = new OrderRouter({
+      scheduler: options.scheduler,
+      store: options.store.orders,
+      quotes: { getQuote: (symbol) => this.quotes.get(symbol) },
+      tag: options.algoTag,
+      tickSize: () => options.expiries.tickSize,
+    });
+    this.book = new StrategyBook(options.calendar, options.strategies);
+    this.hub = new CandleHub({ calendar: options.calendar, intervals: this.intervalsInUse() });
+    this.exits = new ExitDesk(this, options);
+    this.entries = new EntryDesk(this, options, this.book);
+  }
+
+  /** Positions, their stops and each account's day P&L and loss lock: held here and nowhere else. */
+  get risk(): RiskManager {
+    return this.riskManager;
+  }
+
+  // ---- lifecycle ------------------------------------------------------------------------------------------
+
+  /** Starts following broker updates and the deadline timer. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.router.start();
+    this.router.changes$.subscribe((order) => this.options.events({ kind: 'order', order }));
+    this.scheduleDeadline();
+  }
+
+  /** Stops timers and broker updates; work in flight finishes (await `idle()`). */
+  stop(): void {
+    this.running = false;
+    this.deadline?.unsubscribe();
+    this.deadline = undefined;
+    this.deadlineAt = Number.POSITIVE_INFINITY;
+    this.exits.stop();
+    this.router.stop();
+  }
+
+  /** Resolves when every signal, entry and exit in flight has settled. */
+  async idle(): Promise<void> {
+    while (this.work.size > 0) await Promise.allSettled([...this.work]);
+  }
+
+  /** True while entries, exits or signal writes are in flight. */
+  get busy(): boolean {
+    return this.work.size > 0;
+  }
+
+  // ---- market data ----------------------------------------------------------------------------------------
+
+  /** An index tick. Older than the last accepted tick → dropped and counted, as ARCHITECTURE.md says. */
+  onTick(tick: Tick): void {
+    if (!(tick.time >= this.lastTime)) {
+      this.droppedTicks += 1;
+      return;
+    }
+    this.lastTime = tick.time;
+    this.advanceTo(tick.time);
+    const closed: Candle[] = [];
+    const accepted = this.hub.push(tick, closed);
+    const events: BookEvent[] = [];
+    for (const candle of closed) this.candleClosed(candle, events);
+    if (accepted) {
+      this.acceptedTickCount += 1;
+      this.lastIndexValue = tick.price;
+      if (this.options.onCandle) {
+        for (const interval of this.hub.intervals) {
+          const forming = this.hub.forming(interval);
+          if (forming) this.options.onCandle(forming);
+        }
+      }
+      this.book.onTick(tick, events);
+    } else {
+      this.book.advanceTo(tick.time, events);
+    }
+    this.handle(events);
+    this.scheduleDeadline();
+  }
+
+  /** An option quote: marks open positions and fires their exits. */
+  onQuote(quote: Quote): void {
+    this.quotes.set(quote.symbol, quote);
+    if (!this.quoteRefs.has(quote.symbol)) return;
+    this.exits.onPrice(quote.symbol, quote.ltp, quote.time);
+  }
+
+  /** Lets engine time pass to `time`: candle closes, signal expiries and square-offs that are due. */
+  advanceTo(time: number): void {
+    if (time < this.deadlineAt) return;
+    const closed: Candle[] = [];
+    this.hub.advanceTo(time, closed);
+    const events: BookEvent[] = [];
+    for (const candle of closed) this.candleClosed(candle, events);
+    this.book.advanceTo(time, events);
+    this.handle(events);
+    this.exits.onTime(time);
+    this.deadlineAt = Number.POSITIVE_INFINITY;
+    this.scheduleDeadline();
+  }
+
+  /** End of data (backtests): closes the forming candles and expires armed signals. */
+  finish(): void {
+    const closed: Candle[] = [];
+    this.hub.flush(closed);
+    const events: BookEvent[] = [];
+    for (const candle of closed) this.candleClosed(candle, events);
+    this.book.advanceTo(Number.POSITIVE_INFINITY, events);
+    this.handle(events);
+  }
+
+  /** Ticks dropped for being older than the last one. */
+  get dropped(): number {
+    return this.droppedTicks;
+  }
+
+  /** Ticks taken into a candle (in session, in order). */
+  get acceptedTicks(): number {
+    return this.acceptedTickCount;
+  }
+
+  /** The last index level accepted into a candle. */
+  get lastIndex(): number {
+    return this.lastIndexValue;
+  }
+
+  /** The latest quote of a symbol. */
+  quote(symbol: string): Quote | undefined {
+    return this.quotes.get(symbol);
+  }
+
+  // ---- controls -------------------------------------------------------------------------------------------
+
+  /** Replaces the strategies' parameter sets; each applies from its next candle close, entries use them at once. */
+  setStrategies(definitions: readonly StrategyDefinition[]): void {
+    this.book.set(definitions);
+    this.hub.setIntervals(this.intervalsInUse());
+  }
+
+  /** The strategies running now. */
+  strategies(): readonly StrategyDefinition[] {
+    return this.book.definitions();
+  }
+
+  /** Master switch: off stops new entries at once; open positions are still managed to their exits. */
+  setTradingEnabled(enabled: boolean): void {
+    if (enabled === this.tradingEnabledValue) return;
+    this.tradingEnabledValue = enabled;
+    if (enabled) this.risk.resume();
+    else this.risk.halt();
+    this.options.events({ kind: 'halted', tradingEnabled: enabled });
+  }
+
+  get tradingEnabled(): boolean {
+    return this.tradingEnabledValue;
+  }
+
+  /** Kill switch: squares off every open position now; returns how many. */
+  flattenAll(): number {
+    return this.exits.flattenAll(this.options.scheduler.now());
+  }
+
+  /** Squares off every open position with `reason` at the last prices (backtests: END_OF_DATA). */
+  closeAllAtLast(reason: 'END_OF_DATA', time: number): Promise<void> {
+    return this.exits.closeAllAtLast(reason, time);
+  }
+
+  /** Registers (or re-configures) an account before it trades: its broker and daily loss limit (rupees). */
+  configureAccount(accountId: string, maxDailyLoss: number): void {
+    this.entries.ensureAccount(accountId, maxDailyLoss);
+  }
+
+  /** Removes an account's broker (its session ended); its open positions stay managed by their records. */
+  removeAccount(accountId: string): void {
+    this.entries.removeAccount(accountId);
+  }
+
+  /** Open positions: the one place positions are held. */
+  positions(accountId?: string): readonly RiskPosition[] {
+    return this.risk.openPositions(accountId);
+  }
+
+  /** The open trade behind a position. */
+  openTrade(tradeId: string): TradeOpen | undefined {
+    return this.exits.trade(tradeId);
+  }
+
+  /** Unrealised P&L of an account's open positions at the last quotes, rupees. */
+  unrealisedPnl(accountId: string): number {
+    return this.risk.unrealised(accountId);
+  }
+
+  /**
+   * Restores open positions after a restart: the risk snapshot (positions with their stops, accounts' day P&L)
+   * and each position's trade record; exits that were in flight are sent again once started.
+   */
+  restore(snapshot: RiskSnapshot, trades: ReadonlyMap<string, { trade: TradeOpen; exitSeq: number }>): void {
+    this.riskManager = RiskManager.fromJSON(
+      { ...snapshot, tradingState: this.tradingEnabledValue ? 'ACTIVE' : 'HALTED' },
+      { tradingDate: (t) => this.options.calendar.tradingDate(t) },
+    );
+    for (const [tradeId, { trade, exitSeq }] of trades) this.exits.adopt(tradeId, trade, exitSeq, true);
+    for (const accountId of Object.keys(snapshot.accounts)) {
+      const account = snapshot.accounts[accountId];
+      if (account !== undefined) this.entries.ensureAccount(accountId, account.maxDailyLoss);
+    }
+  }
+
+  /** Sends again the exits that were in flight when the process stopped (call after `start`). */
+  resumeExits(): void {
+    this.exits.resume(this.options.scheduler.now());
+  }
+
+  /** Writes moved stops of open positions and reports their mark-to-market P&L (call on a throttle). */
+  flushRisk(): Promise<void> {
+    return this.exits.flushRisk();
+  }
+
+  // ---- used by the desks ----------------------------------------------------------------------------------
+
+  /** A filled entry's trade record joins the exits desk (its position is already in the risk manager). */
+  adoptTrade(tradeId: string, trade: TradeOpen): void {
+    this.exits.adopt(tradeId, trade, 0, false);
+    this.scheduleDeadline();
+  }
+
+  /** Tracks async work so `idle()` can wait for it; failures become `log` events. */
+  track(what: string, task: Promise<unknown>, accountId?: string): void {
+    const guarded = task.catch((err: unknown) => {
+      this.options.events({
+        kind: 'log',
+        level: 'error',
+        message: `${what} failed: ${err instanceof Error ? err.message : String(err)}`,
+        ...(accountId === undefined ? {} : { accountId }),
+      });
+    });
+    this.work.add(guarded);
+    void guarded.then(() => this.work.delete(guarded));
+  }
+
+  /** Starts quoting a symbol (counted: several positions may hold it). */
+  subscribeQuote(symbol: string): void {
+    const refs = this.quoteRefs.get(symbol) ?? 0;
+    this.quoteRefs.set(symbol, refs + 1);
+    if (refs === 0) this.options.quotes.subscribe(symbol);
+  }
+
+  unsubscribeQuote(symbol: string): void {
+    const refs = (this.quoteRefs.get(symbol) ?? 0) - 1;
+    if (refs > 0) {
+      this.quoteRefs.set(symbol, refs);
+      return;
+    }
+    this.quoteRefs.delete(symbol);
+    this.quotes.delete(symbol);
+    this.options.quotes.unsubscribe(symbol);
+  }
+
+  /** Re-arms the deadline timer when the earliest deadline moved (square-offs change with positions). */
+  scheduleDeadline(): void {
+    const next = this.nextDeadline();
+    if (!this.running || next === this.deadlineAt) return;
+    this.deadline?.unsubscribe();
+    this.deadlineAt = next;
+    if (next === Number.POSITIVE_INFINITY) {
+      this.deadline = undefined;
+      return;
+    }
+    const { scheduler } = this.options;
+    this.deadline = scheduler.schedule(
+      () => {
+        this.deadline = undefined;
+        this.advanceTo(Math.max(scheduler.now(), next));
+      },
+      Math.max(0, next - scheduler.now()),
+    );
+  }
+
+  // ---- internals ------------------------------------------------------------------------------------------
+
+  private intervalsInUse(): IntervalMinutes[] {
+    return [...new Set([...this.book.intervals(), ...(this.options.chartIntervals ?? [])])];
+  }
+
+  private nextDeadline(): number {
+    let next = Number.POSITIVE_INFINITY;
+    for (const at of [this.hub.closesAt, this.book.nextExpiry, this.exits.nextSquareOff()]) {
+      if (at !== undefined && at < next) next = at;
+    }
+    return next;
+  }
+
+  private candleClosed(candle: Candle, events: BookEvent[]): void {
+    this.options.onCandle?.(candle);
+    this.book.onCandle(candle, events);
+  }
+
+  /** Signal events are persisted strictly in order (an execution needs its armed row's id), then fanned out. */
+  private handle(events: readonly BookEvent[]): void {
+    for (const { strategyId, event } of events) {
+      const saved = this.signalChain.then(() => this.options.store.saveSignal(strategyId, event));
+      this.signalChain = saved.catch(() => undefined);
+      this.track(
+        `signal ${event.kind}`,
+        saved.then((signalId) => this.signalSaved(strategyId, signalId, event)),
+      );
+    }
+  }
+
+  private signalSaved(strategyId: string, signalId: string, event: StrategyEvent): void {
+    this.options.events({ kind: 'signal', strategyId, signalId, event });
+    if (event.kind === 'executed') this.entries.fanOut(strategyId, signalId, event.signal);
+  }
+}

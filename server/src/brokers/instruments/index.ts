@@ -1,0 +1,3 @@
+export * from './cache';
+export * from './crossCheck';
+export * from './service';

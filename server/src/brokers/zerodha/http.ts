@@ -1,0 +1,158 @@
+// A thin typed client for Kite Connect v3's REST API. Chosen over the official `kiteconnect` package because the
+// adapter needs what that client hides: the HTTP status next to Kite's `error_type` (a 429 must stay
+// `rate_limited`), Node's system error codes for requests that got no answer (their outcome is unknown), a
+// per-request timeout, and zod-validated responses instead of untyped objects — and it adds no dependency.
+import type { ZodType } from 'zod';
+import { classifyBrokerFailure, type BrokerCodeTable, type BrokerError } from '@optionpilot/engine';
+
+/** Kite's `error_type` → kind. PermissionException is mapped per endpoint (see `kiteError`). */
+export const KITE_ERROR_KINDS: BrokerCodeTable = {
+  TokenException: 'auth_expired',
+  InputException: 'rejected',
+  OrderException: 'rejected',
+  MarginException: 'rejected',
+  PermissionException: 'rejected',
+  UserException: 'rejected',
+  // Between Kite and the exchange's order system: the request may or may not have gone through.
+  NetworkException: 'network',
+  DataException: 'network',
+  GeneralException: 'network',
+};
+
+/**
+ * Since the SEBI static-IP rule (1 Apr 2026) Kite refuses place / modify / cancel from an IP that is not
+ * whitelisted in the developer console with a PermissionException; the check applies to those endpoints only, so
+ * only there does a PermissionException mean "IP not allowed".
+ */
+const ORDER_WRITE_KINDS: BrokerCodeTable = { ...KITE_ERROR_KINDS, PermissionException: 'ip_not_allowed' };
+
+export interface KiteHttpOptions {
+  readonly apiRoot: string;
+  readonly apiKey: string;
+  /** absent only for the calls that need no session (`session/token`, instrument dumps) */
+  readonly accessToken?: string;
+  /** per-request timeout; the order router has its own, shorter one */
+  readonly timeoutMs?: number;
+}
+
+export interface KiteRequest<T> {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  readonly path: string;
+  readonly form?: Readonly<Record<string, string | number | undefined>>;
+  /** the `data` field of a success envelope */
+  readonly schema: ZodType<T>;
+  /** place / modify / cancel: the endpoints the static-IP check applies to */
+  readonly orderWrite?: boolean;
+}
+
+interface Envelope {
+  status?: unknown;
+  data?: unknown;
+  error_type?: unknown;
+  message?: unknown;
+}
+
+/** Builds the `BrokerError` for a failed Kite call from its codes (never from its message text). */
+export function kiteError(
+  input: { httpStatus?: number; errorType?: string; systemCode?: string; message: string },
+  orderWrite = false,
+): BrokerError {
+  // Kite answers its 10/s limit with HTTP 429 (body error_type NetworkException): the status decides, as the
+  // request was refused before it reached the exchange and is safe to send again.
+  const code = input.httpStatus === 429 ? undefined : input.errorType;
+  return classifyBrokerFailure(
+    {
+      broker: 'zerodha',
+      code,
+      httpStatus: input.httpStatus,
+      systemCode: input.systemCode,
+      message: input.message,
+    },
+    orderWrite ? ORDER_WRITE_KINDS : KITE_ERROR_KINDS,
+  );
+}
+
+function systemCodeOf(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  if (error.name === 'TimeoutError' || error.name === 'AbortError') return 'ETIMEDOUT';
+  const cause = (error as Error & { cause?: unknown }).cause;
+  if (typeof cause === 'object' && cause !== null && 'code' in cause && typeof cause.code === 'string') {
+    return cause.code;
+  }
+  return undefined;
+}
+
+export class KiteHttp {
+  constructor(private readonly options: KiteHttpOptions) {}
+
+  /** Calls Kite and returns the validated `data`; throws a `BrokerError` on any failure. */
+  async request<T>(request: KiteRequest<T>): Promise<T> {
+    const headers: Record<string, string> = { 'X-Kite-Version': '3' };
+    if (this.options.accessToken !== undefined) {
+      headers.Authorization = `token ${this.options.apiKey}:${this.options.accessToken}`;
+    }
+    let body: string | undefined;
+    if (request.form !== undefined) {
+      const form = new URLSearchParams();
+      for (const [k, v] of Object.entries(request.form)) if (v !== undefined) form.set(k, String(v));
+      body = form.toString();
+      headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    }
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(`${this.options.apiRoot}${request.path}`, {
+        method: request.method,
+        headers,
+        body,
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
+      });
+      text = await response.text();
+    } catch (error) {
+      throw kiteError(
+        { systemCode: systemCodeOf(error) ?? 'ECONNRESET', message: 'no answer from Kite' },
+        request.orderWrite,
+      );
+    }
+    let envelope: Envelope = {};
+    try {
+      envelope = JSON.parse(text) as Envelope;
+    } catch {
+      // A proxy's HTML error page: only the status is known.
+    }
+    if (!response.ok || envelope.status !== 'success') {
+      throw kiteError(
+        {
+          httpStatus: response.status,
+          errorType: typeof envelope.error_type === 'string' ? envelope.error_type : undefined,
+          message: typeof envelope.message === 'string' ? envelope.message : `HTTP ${response.status}`,
+        },
+        request.orderWrite,
+      );
+    }
+    const parsed = request.schema.safeParse(envelope.data);
+    if (!parsed.success) {
+      throw kiteError({
+        errorType: 'DataException',
+        message: `unexpected Kite response for ${request.path}`,
+      });
+    }
+    return parsed.data;
+  }
+
+  /** GET of a non-JSON resource (the instrument CSV dumps need no session). */
+  async text(path: string): Promise<string> {
+    try {
+      const response = await fetch(`${this.options.apiRoot}${path}`, {
+        headers: { 'X-Kite-Version': '3' },
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 60_000),
+      });
+      const body = await response.text();
+      if (!response.ok) throw kiteError({ httpStatus: response.status, message: `HTTP ${response.status}` });
+      return body;
+    } catch (error) {
+      if (error instanceof Error && error.name === 'BrokerError') throw error;
+      throw kiteError({ systemCode: systemCodeOf(error) ?? 'ECONNRESET', message: 'no answer from Kite' });
+    }
+  }
+}

@@ -1,0 +1,48 @@
+// /api/payment/invoices: the caller's GST invoices and their PDFs. An admin may download any invoice; another
+// user's invoice is indistinguishable from a missing one (404). Routes: auth → validate → policy → handler.
+import type { Router } from '@koa/router';
+import { z } from 'zod';
+import type { Deps } from '../../deps';
+import { findInvoice, listInvoicesForUser } from '../../db';
+import { AppError, validationError } from '../../errors';
+import { renderInvoicePdf } from '../../invoices/pdf';
+import { requireAuth } from '../../middleware/auth';
+import { authOf, type AppState } from '../../middleware/context';
+import { authorize } from '../../policies';
+import { canOnOwnRecord } from '../user/access';
+
+const invoiceIdSchema = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+
+/** Adds the invoice routes to the payment router. */
+export function addInvoiceRoutes(router: Router<AppState>, deps: Deps): void {
+  router.get('/invoices', requireAuth(deps), canOnOwnRecord('invoice:read'), async (ctx) => {
+    const rows = await listInvoicesForUser(deps.db.knex, authOf(ctx).user.id);
+    ctx.body = {
+      invoices: rows.map((row) => ({
+        id: row.id,
+        number: row.number,
+        issuedAt: row.issued_at,
+        description: row.description,
+        taxablePaise: row.taxable_paise,
+        taxPaise: row.cgst_paise + row.sgst_paise + row.igst_paise,
+        totalPaise: row.total_paise,
+      })),
+    };
+  });
+
+  router.get('/invoices/:id/pdf', requireAuth(deps), async (ctx) => {
+    const parsed = invoiceIdSchema.safeParse(ctx.params);
+    if (!parsed.success) throw validationError(parsed.error, 'params');
+    const { user } = authOf(ctx);
+    const invoice = await findInvoice(deps.db.knex, parsed.data.id);
+    if (!invoice || (!user.is_admin && invoice.user_id !== user.id))
+      throw new AppError('not_found', { message: 'No such invoice.' });
+    authorize({ id: user.id, isAdmin: user.is_admin }, 'invoice:read', { ownerId: invoice.user_id });
+    ctx.set('Content-Type', 'application/pdf');
+    ctx.set(
+      'Content-Disposition',
+      `attachment; filename="invoice-${invoice.number.replaceAll('/', '-')}.pdf"`,
+    );
+    ctx.body = await renderInvoicePdf(invoice);
+  });
+}

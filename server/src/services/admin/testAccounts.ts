@@ -1,0 +1,31 @@
+// Accounts flagged as test (`test_accounts`): created by admins to try the product, left out of revenue and counts.
+import type { Knex } from 'knex';
+import type { Db } from '../../db';
+
+/** Flags `userId` as a test account (inside the transaction that creates it). */
+export async function flagTestAccount(
+  db: Db,
+  props: { userId: number; createdBy: number; now: number },
+): Promise<void> {
+  await db('test_accounts').insert({
+    user_id: props.userId,
+    created_by: props.createdBy,
+    created_at: props.now,
+  });
+}
+
+/** The ids among `userIds` that are test accounts. */
+export async function testAccountIds(db: Db, userIds: readonly number[]): Promise<Set<number>> {
+  if (userIds.length === 0) return new Set();
+  const rows = (await db('test_accounts').whereIn('user_id', userIds).select('user_id')) as Array<{
+    user_id: number;
+  }>;
+  return new Set(rows.map((r) => Number(r.user_id)));
+}
+
+/** Restricts `builder` to rows whose `column` is not a test account's user id. */
+export function excludingTestAccounts(builder: Knex.QueryBuilder, column: string): void {
+  void builder.whereNotExists(function sub(this: Knex.QueryBuilder) {
+    void this.select(1).from('test_accounts').whereRaw(`test_accounts.user_id = ${column}`);
+  });
+}

@@ -1,0 +1,76 @@
+// Which broker an account's orders go to: the paper broker, unless the eligibility rules made the account live
+// (the trader chose Live and their broker session is valid), then the adapter of their broker module over their
+// own session. After a restart a restored position goes back to the broker it was opened on (live when its trade
+// was live and the session is still valid). The runtime builds an account's broker again when its key changes
+// while it is flat (engine/src/runtime/entryDesk.ts), so a new day's session or a switch to Paper takes effect at
+// the next entry and never under an open position.
+import type { SchedulerLike } from 'rxjs';
+import {
+  PAPER_SLIPPAGE,
+  PaperBroker,
+  type Broker,
+  type BrokerFactory,
+  type Quote,
+  type RuntimeAccount,
+} from '@optionpilot/engine';
+import type { BrokerSessions } from './brokerSessions';
+
+export interface AccountBrokers {
+  /** the runtime's broker factory */
+  readonly build: BrokerFactory;
+  /** the broker an account's orders were last routed to ('paper', 'zerodha', …): stored with each order */
+  nameOf(accountId: string): string;
+  /** restored open trades: whether each account's position was paper */
+  restored(paperByAccount: ReadonlyMap<string, boolean>): void;
+}
+
+export interface AccountBrokersOptions {
+  sessions: BrokerSessions;
+  /** what the paper broker fills against: the runtime's quotes on the engine clock */
+  paper: {
+    readonly quote: (symbol: string) => Quote | undefined;
+    readonly scheduler: SchedulerLike;
+    readonly tickSize: number;
+  };
+  /** wall clock: sessions expire on real time */
+  now: () => number;
+  /** a live position whose session is gone is still tracked on paper: say so loudly */
+  warn: (accountId: string, message: string) => void;
+}
+
+export function createAccountBrokers(options: AccountBrokersOptions): AccountBrokers {
+  const names = new Map<string, string>();
+  let restoredPaper: ReadonlyMap<string, boolean> = new Map();
+
+  function build(accountId: string, account?: RuntimeAccount): Broker {
+    const paper = account?.paper ?? restoredPaper.get(accountId) ?? true;
+    const live = paper ? undefined : options.sessions.get(Number(accountId), options.now());
+    if (live === undefined) {
+      if (!paper) {
+        options.warn(
+          accountId,
+          'live position without a valid broker session: its exits cannot reach the broker until the trader reconnects',
+        );
+      }
+      names.set(accountId, 'paper');
+      return new PaperBroker({
+        quotes: { getQuote: options.paper.quote },
+        scheduler: options.paper.scheduler,
+        idPrefix: `P${accountId}-`,
+        // The backtest's fills too: the same data gives the same trades live and in a backtest.
+        slippage: PAPER_SLIPPAGE,
+        tickSize: options.paper.tickSize,
+      });
+    }
+    names.set(accountId, live.module.type);
+    return live.module.createBroker({ credentials: live.credentials, session: live.session });
+  }
+
+  return {
+    build,
+    nameOf: (accountId) => names.get(accountId) ?? 'paper',
+    restored(paperByAccount) {
+      restoredPaper = paperByAccount;
+    },
+  };
+}

@@ -1,0 +1,110 @@
+import { createPositionRisk, type RuntimeEvent } from '@optionpilot/engine';
+import { describe, expect, it, vi } from 'vitest';
+import type { LogRow, SignalRow, TradeRow, UserRow } from '../db';
+import { createLogger } from '../logger';
+import type { Realtime } from '../realtime/publisher';
+import { createEventPublisher } from './eventPublisher';
+import type { StoredRows } from './runtimeStore';
+
+const trade = {
+  id: 7,
+  user_id: 3,
+  symbol: 'NIFTY13JAN2624000CE',
+  instrument: 'NIFTY',
+  trade_type: 'CALL',
+  entry_price_paise: 10_005,
+  exit_price_paise: null,
+  stop_loss_paise: 8_005,
+  target_paise: 14_005,
+  quantity: 65,
+  pnl_paise: null,
+  status: 'open',
+  exit_reason: null,
+  paper: true,
+  opened_at: 0,
+  created_at: 0,
+  closed_at: null,
+} as unknown as TradeRow;
+
+function harness() {
+  const sent: { room: string; event: string; payload: unknown }[] = [];
+  const publisher = {
+    toUser: (userId: number, event: string, payload: unknown) =>
+      sent.push({ room: `user-${userId}`, event, payload }),
+    toAdmins: (event: string, payload: unknown) => sent.push({ room: 'admins', event, payload }),
+  } as unknown as Realtime;
+  const released: string[] = [];
+  const rows: StoredRows = {
+    signal: () => ({ id: 1, signal_at: 0, type: 'CALL' }) as unknown as SignalRow,
+    trade: () => trade,
+    log: (): LogRow => ({
+      id: 1,
+      at: 0,
+      event_type: 'trade',
+      description: 'opened',
+      user_id: 3,
+      actor_id: null,
+      data: null,
+    }),
+    release: (id) => released.push(id),
+    releaseSignal: (id) => released.push(`signal ${id}`),
+  };
+  const ownerOf = () =>
+    Promise.resolve({ id: 3, first_name: 'A', last_name: 'B', email: 'a@b.c' } as UserRow);
+  const userChanged = vi.fn(() => Promise.resolve());
+  const tradingSwitched = vi.fn(() => Promise.resolve());
+  const publish = createEventPublisher({
+    ownerOf,
+    publisher,
+    rows,
+    log: createLogger({ level: 'silent' }),
+    userChanged,
+    tradingSwitched,
+  });
+  return { sent, released, publish, userChanged, tradingSwitched };
+}
+
+describe('createEventPublisher', () => {
+  it('sends a trade to its owner and to admins, with the log row, then refreshes the owner’s stats', async () => {
+    const h = harness();
+    h.publish({ kind: 'trade-opened', tradeId: '7', trade: {} } as RuntimeEvent);
+    await vi.waitFor(() => expect(h.userChanged).toHaveBeenCalledWith(3));
+    expect(h.sent.map((s) => `${s.room} ${s.event}`)).toEqual([
+      'user-3 user:trade',
+      'admins admin:trade',
+      'admins admin:log',
+    ]);
+    expect(h.sent[1]?.payload).toMatchObject({ id: 7, user: { email: 'a@b.c' } });
+  });
+
+  it('sends an open trade’s mark-to-market P&L to its owner only, and admins only a moved stop', () => {
+    const h = harness();
+    const risk = createPositionRisk({ entryPrice: 100.05, stopLoss: 20, target: 40 });
+    h.publish({
+      kind: 'trade-updated',
+      tradeId: '7',
+      accountId: '3',
+      risk,
+      markPnl: -325.5,
+      stopMoved: false,
+    });
+    expect(h.sent).toEqual([
+      {
+        room: 'user-3',
+        event: 'user:trade',
+        payload: expect.objectContaining({ markPnl: -325.5, pnl: null }),
+      },
+    ]);
+  });
+
+  it('releases a signal once its last event is out, and tells every bot when trading is paused', () => {
+    const h = harness();
+    h.publish({ kind: 'signal', strategyId: '1', signalId: '4', event: { kind: 'armed' } } as RuntimeEvent);
+    expect(h.released).toEqual([]);
+    h.publish({ kind: 'signal', strategyId: '1', signalId: '4', event: { kind: 'expired' } } as RuntimeEvent);
+    expect(h.released).toEqual(['signal 4']);
+    expect(h.sent.filter((s) => s.event === 'admin:signal')).toHaveLength(2);
+    h.publish({ kind: 'halted', tradingEnabled: false });
+    expect(h.tradingSwitched).toHaveBeenCalledTimes(1);
+  });
+});

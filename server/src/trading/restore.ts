@@ -1,0 +1,131 @@
+// After a restart the runtime resumes every open trade with its stops where they were (its `risk_state`), and
+// each account's realised P&L of the day, so the daily loss lock survives the restart. Read from the database, the
+// one place positions are persisted.
+import {
+  breachesDailyLoss,
+  createPositionRisk,
+  istMidnightOf,
+  type AccountRiskState,
+  type PositionRiskState,
+  type RiskPosition,
+  type RiskSnapshot,
+  type TradeOpen,
+} from '@optionpilot/engine';
+import {
+  listOpenTrades,
+  listOrders,
+  listTradingCandidates,
+  realisedPnlByUser,
+  type Db,
+  type TradeRow,
+} from '../db';
+
+/** What the runtime's `restore` takes. */
+export interface Restored {
+  readonly snapshot: RiskSnapshot;
+  readonly trades: ReadonlyMap<string, { trade: TradeOpen; exitSeq: number }>;
+}
+
+function riskOf(trade: TradeRow): PositionRiskState {
+  if (trade.risk_state !== null) return JSON.parse(trade.risk_state) as PositionRiskState;
+  return createPositionRisk({
+    entryPrice: trade.entry_price_paise / 100,
+    stopLoss: (trade.entry_price_paise - trade.stop_loss_paise) / 100,
+    target: (trade.target_paise - trade.entry_price_paise) / 100,
+    entryTime: trade.opened_at,
+  });
+}
+
+/** The trade record the runtime keeps for an open trade row. */
+function tradeOpenOf(
+  trade: TradeRow,
+  risk: PositionRiskState,
+  orderIds: readonly string[],
+  legs: number,
+): TradeOpen {
+  return {
+    accountId: String(trade.user_id),
+    strategyId: '',
+    signalId: String(trade.signal_id ?? ''),
+    signalTime: trade.opened_at,
+    type: trade.trade_type,
+    optionType: trade.option_type,
+    strike: trade.strike_x100 / 100,
+    expiry: '',
+    expiryAt: trade.expiry_at,
+    symbol: trade.symbol,
+    lots: trade.lots,
+    quantity: trade.quantity,
+    legs,
+    entryTime: trade.opened_at,
+    entryIndex: 0,
+    entryPremium: trade.entry_price_paise / 100,
+    paper: trade.paper,
+    risk,
+    orderIds,
+  };
+}
+
+/** Reads open trades, their exit orders so far, and every candidate account's day, at engine time `now`. */
+export async function loadRestored(
+  db: Db,
+  props: { now: number; tradingDate: (time: number) => string; tradingEnabled: boolean },
+): Promise<Restored> {
+  const open = await listOpenTrades(db);
+  const candidates = await listTradingCandidates(db);
+  const userIds = new Set<number>([...open.map((t) => t.user_id), ...candidates.map((c) => c.user.id)]);
+  const settingsOf = new Map(
+    (await listTradingCandidates(db, [...userIds])).map((c) => [c.user.id, c.settings]),
+  );
+  const realised = await realisedPnlByUser(db, istMidnightOf(props.now));
+  const accounts: Record<string, AccountRiskState> = {};
+  for (const userId of userIds) {
+    const state: AccountRiskState = {
+      accountId: String(userId),
+      maxDailyLoss: (settingsOf.get(userId)?.max_daily_loss_paise ?? 0) / 100,
+      tradingDate: props.tradingDate(props.now),
+      realisedPnl: (realised.get(userId) ?? 0) / 100,
+      unrealised: {},
+      locked: false,
+    };
+    accounts[state.accountId] = { ...state, locked: breachesDailyLoss(state) };
+  }
+  const positions: Record<string, RiskPosition> = {};
+  const trades = new Map<string, { trade: TradeOpen; exitSeq: number }>();
+  for (const row of open) {
+    const risk = riskOf(row);
+    const id = String(row.id);
+    positions[id] = {
+      positionId: id,
+      accountId: String(row.user_id),
+      symbol: row.symbol,
+      quantity: row.quantity,
+      openedAt: row.opened_at,
+      risk,
+    };
+    const orders = await listOrders(db, { tradeId: row.id });
+    const entries = orders.filter((o) => o.purpose === 'entry');
+    // Exit intents are `<tradeId>:exit:<n>`: the next exit after a restart takes n + 1, never a used key.
+    const exitSeq = orders
+      .filter((o) => o.purpose === 'exit')
+      .reduce((max, o) => Math.max(max, Number(/:exit:(\d+)/.exec(o.intent_key)?.[1] ?? 0)), 0);
+    trades.set(id, {
+      trade: tradeOpenOf(
+        row,
+        risk,
+        entries.map((o) => o.client_order_id),
+        Math.max(1, entries.length),
+      ),
+      exitSeq,
+    });
+  }
+  return {
+    snapshot: {
+      version: 1,
+      tradingState: props.tradingEnabled ? 'ACTIVE' : 'HALTED',
+      accounts,
+      positions,
+    },
+    trades,
+  };
+}

@@ -1,0 +1,114 @@
+import { createPositionRisk, type Signal, type StrategyEvent, type TradeOpen } from '@optionpilot/engine';
+import { describe, expect, it } from 'vitest';
+import { insertUser, listLogs, listSignals, listTrades, type Dialect } from '../db';
+import { testDialects, useTestDatabase } from '../db/testing';
+import type { Realtime } from '../realtime/publisher';
+import { createRuntimeStore } from './runtimeStore';
+
+const T = Date.UTC(2026, 0, 7, 4, 0);
+const signal: Signal = {
+  key: 'CALL-1m-1',
+  time: T,
+  type: 'CALL',
+  condition: '3 bullish candles ≥ 5 pts',
+  entryTrigger: 24_032,
+  niftyPrice: 24_030,
+  setupCandleTime: T - 60_000,
+  interval: 1,
+  expiresAt: T + 60_000,
+  status: 'armed',
+  executed: false,
+};
+const silent = { toAdmins: () => undefined } as unknown as Realtime;
+
+describe.each(testDialects())('runtime store (%s)', (dialect: Dialect) => {
+  const db = useTestDatabase(dialect);
+  const store = () =>
+    createRuntimeStore({
+      db: { knex: db(), dialect },
+      publisher: silent,
+      brokerOf: () => 'paper',
+      strategyRowId: () => 1,
+    });
+
+  it('keeps one signal row through its life, and records a trade from open to close with its audit rows', async () => {
+    const s = store();
+    const armed: StrategyEvent = { kind: 'armed', signal };
+    const executed: StrategyEvent = {
+      kind: 'executed',
+      signal: {
+        ...signal,
+        status: 'executed',
+        executed: true,
+        executedAt: T + 10_000,
+        executedPrice: 24_035,
+      },
+    };
+    const id = await s.saveSignal('1', armed);
+    expect(await s.saveSignal('1', executed)).toBe(id);
+    const [row] = await listSignals(db());
+    expect(row).toMatchObject({ strategy_id: 1, executed: true, executed_price_x100: 2_403_500 });
+    expect(s.rows.signal(id)).toMatchObject({ executed: true });
+
+    const user = await insertUser(db(), {
+      email: `st-${dialect}@example.com`,
+      first_name: 'S',
+      last_name: 'T',
+      password_hash: 'x',
+    });
+    const risk = createPositionRisk({ entryPrice: 100.05, stopLoss: 20, target: 40, entryTime: T + 10_000 });
+    const trade: TradeOpen = {
+      accountId: String(user.id),
+      strategyId: '1',
+      signalId: id,
+      signalTime: T,
+      type: 'CALL',
+      optionType: 'CE',
+      strike: 24_000,
+      expiry: '2026-01-13',
+      expiryAt: T + 6 * 86_400_000,
+      symbol: 'NIFTY13JAN2624000CE',
+      lots: 1,
+      quantity: 65,
+      legs: 1,
+      entryTime: T + 10_000,
+      entryIndex: 24_035,
+      entryPremium: 100.05,
+      paper: true,
+      risk,
+      orderIds: [],
+    };
+    const tradeId = await s.openTrade(trade);
+    await s.saveRisk(tradeId, { ...risk, stopPrice: 105, highWater: 125 });
+    expect(s.rows.trade(tradeId)).toMatchObject({ stop_loss_paise: 10_500, status: 'open' });
+    await s.closeTrade({
+      tradeId,
+      accountId: String(user.id),
+      exitTime: T + 120_000,
+      exitIndex: 24_080,
+      exitPremium: 140.95,
+      exitTrigger: 141,
+      reason: 'TARGET',
+      grossPnl: 2_658.5,
+      charges: 60.12,
+      netPnl: 2_598.38,
+      risk,
+      orderIds: [],
+    });
+    const [closed] = await listTrades(db(), { userId: user.id });
+    expect(closed).toMatchObject({
+      status: 'closed',
+      exit_reason: 'target',
+      exit_price_paise: 14_095,
+      pnl_paise: 259_838,
+      charges_paise: 6_012,
+      opened_at: T + 10_000,
+      closed_at: T + 120_000,
+    });
+    const logs = (await listLogs(db(), { userId: user.id })).map((l) => l.description);
+    expect(logs.some((d) => d.startsWith(`Paper trade #${tradeId} opened`))).toBe(true);
+    expect(logs.some((d) => d.startsWith(`Paper trade #${tradeId} closed (target)`))).toBe(true);
+    s.rows.release(tradeId);
+    expect(s.rows.trade(tradeId)).toBeUndefined();
+  });
+});

@@ -1,0 +1,200 @@
+// The trading runtime's store port on the database: signals, trades (open, moved stops, closed) and, through the
+// order store, every order before it reaches a broker. Each write is one short transaction; the runtime emits its
+// event only after the write resolved, so a socket never hears of a write that was rolled back (STYLE §7).
+import type { RuntimeStore, StrategyEvent, TradeClose, TradeOpen } from '@optionpilot/engine';
+import {
+  appendLog,
+  closeTrade,
+  findSignal,
+  insertSignal,
+  insertTrade,
+  markSignalExecuted,
+  markSignalSkipped,
+  updateOrderByClientId,
+  updateTrade,
+  type Database,
+  type LogRow,
+  type SignalRow,
+  type TradeRow,
+} from '../db';
+import type { Realtime } from '../realtime/publisher';
+import { createDbOrderStore, toPaise } from './orderStore';
+
+/** What the event publisher needs of a write: the rows as committed. */
+export interface StoredRows {
+  signal(signalId: string): SignalRow | undefined;
+  trade(tradeId: string): TradeRow | undefined;
+  log(tradeId: string): LogRow | undefined;
+  /** forgets a closed trade's rows once published */
+  release(tradeId: string): void;
+  /** forgets a signal's row once its last event is published */
+  releaseSignal(signalId: string): void;
+}
+
+function rupees(value: number): string {
+  return `₹${value.toFixed(2)}`;
+}
+
+/** Creates the database store; `rows` hands the committed rows to the publisher without reading them again. */
+export function createRuntimeStore(props: {
+  db: Database;
+  publisher: Realtime;
+  brokerOf: (accountId: string) => string;
+  /** the strategy a signal belongs to, as stored (null for the default strategy) */
+  strategyRowId: (strategyId: string) => number | null;
+}): RuntimeStore & { rows: StoredRows } {
+  const knex = props.db.knex;
+  const signalIds = new Map<string, number>();
+  const signals = new Map<string, SignalRow>();
+  const trades = new Map<string, TradeRow>();
+  const logs = new Map<string, LogRow>();
+
+  async function saveSignal(strategyId: string, event: StrategyEvent): Promise<string> {
+    const { signal } = event;
+    let id = signalIds.get(`${strategyId}:${signal.key}`);
+    if (id === undefined) {
+      const { signal: row } = await insertSignal(knex, {
+        strategy_id: props.strategyRowId(strategyId),
+        signal_at: signal.time,
+        type: signal.type,
+        condition_met: signal.condition,
+        entry_trigger_x100: Math.round(signal.entryTrigger * 100),
+        nifty_price_x100: Math.round(signal.niftyPrice * 100),
+        setup_candle_at: signal.setupCandleTime,
+        expires_at: signal.expiresAt,
+        interval_minutes: signal.interval,
+      });
+      id = row.id;
+      signals.set(String(id), row);
+      // Only an armed signal has more events to come.
+      if (event.kind === 'armed') signalIds.set(`${strategyId}:${signal.key}`, id);
+    } else {
+      signalIds.delete(`${strategyId}:${signal.key}`);
+    }
+    if (event.kind === 'executed') {
+      const row = await markSignalExecuted(
+        knex,
+        id,
+        signal.executedAt ?? signal.time,
+        Math.round((signal.executedPrice ?? signal.entryTrigger) * 100),
+      );
+      if (row !== undefined) signals.set(String(id), row);
+    } else if (event.kind === 'expired' || event.kind === 'suppressed') {
+      await markSignalSkipped(knex, id, signal.reason ?? event.kind);
+      const row = await findSignal(knex, id);
+      if (row !== undefined) signals.set(String(id), row);
+    }
+    return String(id);
+  }
+
+  async function openTrade(trade: TradeOpen): Promise<string> {
+    const userId = Number(trade.accountId);
+    const mode = trade.paper ? 'Paper' : 'Live';
+    const { row, logRow } = await knex.transaction(async (trx) => {
+      const row = await insertTrade(trx, {
+        user_id: userId,
+        signal_id: Number(trade.signalId),
+        symbol: trade.symbol,
+        instrument: 'NIFTY',
+        trade_type: trade.type,
+        option_type: trade.optionType,
+        strike_x100: Math.round(trade.strike * 100),
+        expiry_at: trade.expiryAt,
+        lots: trade.lots,
+        quantity: trade.quantity,
+        entry_price_paise: toPaise(trade.entryPremium),
+        stop_loss_paise: toPaise(trade.risk.stopPrice),
+        target_paise: toPaise(trade.risk.targetPrice),
+        paper: trade.paper,
+        risk_state: JSON.stringify(trade.risk),
+        opened_at: trade.entryTime,
+        status: 'open',
+      });
+      for (const clientOrderId of trade.orderIds) {
+        await updateOrderByClientId(trx, clientOrderId, { trade_id: row.id });
+      }
+      const logRow = await appendLog(trx, {
+        event_type: 'trade',
+        description: `${mode} trade #${row.id} opened: BUY ${trade.quantity} ${trade.symbol} @ ${rupees(trade.entryPremium)} on ${trade.type} signal #${trade.signalId}; stop ${rupees(trade.risk.stopPrice)}, target ${rupees(trade.risk.targetPrice)}`,
+        user_id: userId,
+        data: {
+          tradeId: row.id,
+          signalId: Number(trade.signalId),
+          symbol: trade.symbol,
+          quantity: trade.quantity,
+          entryPrice: trade.entryPremium,
+        },
+      });
+      return { row, logRow };
+    });
+    trades.set(String(row.id), row);
+    logs.set(String(row.id), logRow);
+    return String(row.id);
+  }
+
+  async function saveRisk(tradeId: string, risk: TradeOpen['risk']): Promise<void> {
+    const row = await updateTrade(knex, Number(tradeId), {
+      risk_state: JSON.stringify(risk),
+      stop_loss_paise: toPaise(risk.stopPrice),
+      target_paise: toPaise(risk.targetPrice),
+    });
+    if (row !== undefined) trades.set(tradeId, row);
+  }
+
+  async function close(closing: TradeClose): Promise<void> {
+    const id = Number(closing.tradeId);
+    const reason = closing.reason.toLowerCase();
+    const result = await knex.transaction(async (trx) => {
+      await updateTrade(trx, id, {
+        risk_state: JSON.stringify(closing.risk),
+        stop_loss_paise: toPaise(closing.risk.stopPrice),
+        target_paise: toPaise(closing.risk.targetPrice),
+      });
+      const row = await closeTrade(trx, id, {
+        exit_price_paise: toPaise(closing.exitPremium),
+        pnl_paise: toPaise(closing.netPnl),
+        charges_paise: toPaise(closing.charges),
+        exit_reason: reason,
+        closed_at: closing.exitTime,
+      });
+      if (row === undefined) return undefined;
+      const logRow = await appendLog(trx, {
+        event_type: 'trade',
+        description: `${row.paper ? 'Paper' : 'Live'} trade #${id} closed (${reason}): SELL ${row.quantity} ${row.symbol} @ ${rupees(closing.exitPremium)}; net P&L ${rupees(closing.netPnl)} after ${rupees(closing.charges)} charges`,
+        user_id: row.user_id,
+        data: {
+          tradeId: id,
+          exitPrice: closing.exitPremium,
+          reason: closing.reason,
+          grossPaise: toPaise(closing.grossPnl),
+          chargesPaise: toPaise(closing.charges),
+          netPaise: toPaise(closing.netPnl),
+        },
+      });
+      return { row, logRow };
+    });
+    if (result === undefined) return;
+    trades.set(closing.tradeId, result.row);
+    logs.set(closing.tradeId, result.logRow);
+  }
+
+  return {
+    orders: createDbOrderStore({ db: props.db, publisher: props.publisher, brokerOf: props.brokerOf }),
+    saveSignal,
+    openTrade,
+    saveRisk,
+    closeTrade: close,
+    rows: {
+      signal: (id) => signals.get(id),
+      trade: (id) => trades.get(id),
+      log: (id) => logs.get(id),
+      release(tradeId) {
+        trades.delete(tradeId);
+        logs.delete(tradeId);
+      },
+      releaseSignal(signalId) {
+        signals.delete(signalId);
+      },
+    },
+  };
+}

@@ -1,0 +1,107 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import { signInAs } from '../../test/fixtures';
+import { mockApi } from '../../test/http';
+import { renderWithProviders } from '../../test/render';
+import { AdminPanelPage } from './AdminPanelPage';
+import { ADMIN_LIVE_PATHS } from './live/adminLivePaths';
+import { resetAdminLiveStore, useAdminLiveStore } from './live/adminLiveStore';
+import { sampleHealth, sampleStats } from './test/overviewSamples';
+import { defaultControls, sampleAdminTrade, sampleLog, sampleSignal } from './test/samples';
+
+// No network socket in unit tests: a socket that never connects keeps the panel on REST.
+vi.mock('socket.io-client', () => ({
+  io: vi.fn(() => ({ connected: false, on: vi.fn(), connect: vi.fn(), disconnect: vi.fn() })),
+}));
+
+const page = <T,>(items: T[]) => ({ items, total: items.length, page: 1, pageSize: 50 });
+
+function routes() {
+  return mockApi({
+    'GET /api/admin/stats': { body: sampleStats() },
+    'GET /api/admin/system-health': { body: sampleHealth() },
+    [`GET ${ADMIN_LIVE_PATHS.controls}`]: { body: defaultControls() },
+    [`GET ${ADMIN_LIVE_PATHS.trades}`]: { body: page([sampleAdminTrade({ id: 3 })]) },
+    [`GET ${ADMIN_LIVE_PATHS.signals}`]: {
+      body: page([sampleSignal({ conditionMet: '3 bullish candles' })]),
+    },
+    [`GET ${ADMIN_LIVE_PATHS.logs}`]: { body: page([sampleLog({ description: 'Admin paused trading' })]) },
+    'POST /api/admin/trading/flatten-all': {
+      body: { success: true, message: '1 position squared off', closed: 1 },
+    },
+  });
+}
+
+function renderPage() {
+  return renderWithProviders(
+    <MemoryRouter>
+      <AdminPanelPage />
+    </MemoryRouter>,
+  );
+}
+
+describe('Admin panel overview', () => {
+  beforeEach(() => {
+    resetAdminLiveStore();
+    signInAs('admin');
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('shows the server figures with links, ₹ in en-IN grouping, and real health checks', async () => {
+    routes();
+    const view = renderPage();
+    expect(await screen.findByText('₹1,23,45,678.00')).toBeTruthy();
+    expect(screen.getByLabelText('Active Users value').textContent).toBe('42');
+    expect(screen.getByLabelText('Total Trades value').textContent).toBe('1,234');
+    expect(screen.getByLabelText('Win Rate value').textContent).toBe('57.1%');
+    expect(screen.getByRole('link', { name: 'Monthly Revenue' }).getAttribute('href')).toBe('/admin/revenue');
+    expect(screen.getByRole('link', { name: 'Active Users' }).getAttribute('href')).toBe('/admin/users');
+    const health = screen.getByRole('region', { name: 'System Health' });
+    expect(await within(health).findByText('3 valid, 1 expired')).toBeTruthy();
+    expect(within(health).getByLabelText('Broker sessions status').textContent).toBe('Degraded');
+    expect(within(health).getByText('Checked at 10:30:00 IST')).toBeTruthy();
+    await waitFor(() => expect(screen.getByLabelText('Bot state').textContent).toBe('Running'));
+    view.unmount();
+    expect(useAdminLiveStore.getState().connection).toBe('idle');
+  });
+
+  it('shows the live tabs from the first snapshot', async () => {
+    routes();
+    renderPage();
+    await waitFor(() => expect(useAdminLiveStore.getState().logs).toHaveLength(1));
+    fireEvent.click(screen.getByRole('tab', { name: 'Signals' }));
+    expect(await screen.findByText('3 bullish candles')).toBeTruthy();
+    fireEvent.click(screen.getByRole('tab', { name: 'Logs' }));
+    expect(await screen.findByText('Admin paused trading')).toBeTruthy();
+    fireEvent.click(screen.getByRole('tab', { name: 'Trades' }));
+    expect(await screen.findByRole('table', { name: 'Active trades' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('tab', { name: 'Strategy' }));
+    expect(await screen.findByLabelText('Consecutive Candles Required')).toBeTruthy();
+    expect(screen.getByRole('switch', { name: 'Master Trading Switch' })).toBeTruthy();
+  });
+
+  it('flattens every position only after the confirmation', async () => {
+    const api = routes();
+    renderPage();
+    fireEvent.click(screen.getByRole('button', { name: 'Flatten all' }));
+    expect(await screen.findByText('Flatten all positions?')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(api.called('POST', '/api/admin/trading/flatten-all')).toHaveLength(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Flatten all' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Yes, flatten all' }));
+    expect(await screen.findByText('1 position squared off')).toBeTruthy();
+    expect(api.called('POST', '/api/admin/trading/flatten-all')[0]?.body).toEqual({ confirm: true });
+  });
+
+  it('says why the figures are missing when the server refuses', async () => {
+    mockApi({
+      'GET /api/admin/stats': { status: 403, body: { error: 'forbidden', message: 'Admins only' } },
+    });
+    renderPage();
+    expect(await screen.findByText('Admins only')).toBeTruthy();
+    expect(screen.getByLabelText('Active Users value').textContent).toBe('—');
+  });
+});

@@ -1,0 +1,30 @@
+// Words about brokers that depend on what the server really supports (issue 10 item 7: no claim ahead of code).
+import type { BrokerConnectionDto, BrokerOfferDto } from '@optionpilot/server/contract';
+
+/** "Zerodha", "Zerodha and Upstox", "Zerodha, Upstox and Fyers"; empty when none is available. */
+export function availableBrokerNames(offers: readonly BrokerOfferDto[]): string {
+  const names = offers.filter((o) => o.available).map((o) => o.label);
+  if (names.length <= 1) return names.join('');
+  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1] ?? ''}`;
+}
+
+/** The Broker Connection card's headline state. */
+export const SESSION_TEXT: Record<BrokerConnectionDto['session'], string> = {
+  connected: 'Connected',
+  expired: 'Session expired',
+  not_connected: 'Not connected',
+};
+
+/** 08:30 IST: brokers' sessions end overnight; from here on an expired session needs the daily login. */
+const RECONNECT_FROM_IST_MINUTES = 8 * 60 + 30;
+const IST_OFFSET_MINUTES = 5 * 60 + 30;
+
+/** True when the dashboard should offer the one-click Reconnect: the session has expired and it is 08:30 IST or later. */
+export function shouldOfferReconnect(
+  connection: BrokerConnectionDto | null | undefined,
+  now: number,
+): boolean {
+  if (connection?.session !== 'expired') return false;
+  const istMinutes = (Math.floor(now / 60_000) + IST_OFFSET_MINUTES) % (24 * 60);
+  return istMinutes >= RECONNECT_FROM_IST_MINUTES;
+}
