@@ -1,5 +1,5 @@
 // The admin panel end to end (issue 9): an admin pauses the bot and a trader's open dashboard shows it without a
-// reload; the admin approves a trader's UPI payment and the trader's dashboard turns Active; Users and Trades are
+// reload; the admin approves a trader's UPI payment: Manage Subscription turns Active and lists its invoice; Users and Trades are
 // searched and filtered on the server; the QR upload refuses a text file named ".png". One private server: the first
 // admin can be created only once per database.
 import type { Browser, Page } from '@playwright/test';
@@ -66,7 +66,7 @@ test('an admin signs in and pauses the bot; the trader sees it live, then resume
   await traderPage.context().close();
 });
 
-test("the admin approves a trader's UPI payment and the trader's dashboard turns Active", async ({
+test("the admin approves a trader's UPI payment: Manage Subscription turns Active and lists its invoice", async ({
   page,
   browser,
   baseURL,
@@ -82,8 +82,10 @@ test("the admin approves a trader's UPI payment and the trader's dashboard turns
   const subscriptionCard = traderPage.getByRole('region', { name: 'Subscription', exact: true });
   await expect(subscriptionCard.getByText('Pending', { exact: true })).toBeVisible();
   // The trader's page runs the live chart on a loaded machine: a dispatched click needs no scrolling or settling.
-  await traderPage.getByRole('button', { name: 'Manage Subscription' }).dispatchEvent('click');
-  await traderPage.getByRole('button', { name: /Subscribe Now/ }).dispatchEvent('click');
+  await traderPage.getByRole('link', { name: 'Manage Subscription' }).dispatchEvent('click');
+  await expect(traderPage).toHaveURL(/\/subscription$/);
+  const plan = traderPage.getByRole('region', { name: 'Your plan' });
+  await plan.getByRole('button', { name: 'Subscribe Now' }).click();
   const dialog = traderPage.getByRole('dialog', { name: 'Complete Payment' });
   await dialog.getByRole('button', { name: 'Pay by UPI' }).dispatchEvent('click');
   await expect(dialog.getByLabel('UPI ID')).toHaveText('optionpilot@okaxis');
@@ -103,9 +105,16 @@ test("the admin approves a trader's UPI payment and the trader's dashboard turns
   await review.getByRole('button', { name: 'Update' }).click();
   await expect(toast(page, 'Payment Request Updated')).toBeVisible();
 
-  // No reload on the trader's side: the approval arrives over the socket.
-  await expect(subscriptionCard.getByText('Active', { exact: true })).toBeVisible();
+  // No reload on the trader's side: the approval arrives over the socket, and the payment with its GST invoice
+  // joins the history.
+  await expect(plan.getByText('Active', { exact: true })).toBeVisible();
   await expect(traderPage.getByText('Payment under review')).toBeHidden();
+  const history = traderPage.getByRole('table', { name: 'Payment history' });
+  const paid = history.getByRole('row').filter({ hasText: 'UPI transfer' });
+  await expect(paid).toContainText('₹5,898.82');
+  await expect(paid.getByRole('button', { name: /Download invoice OP\/\d{2}-\d{2}\/\d{5}/ })).toBeVisible();
+  await traderPage.getByRole('link', { name: 'Back to dashboard' }).click();
+  await expect(subscriptionCard.getByText('Active', { exact: true })).toBeVisible();
   await traderPage.context().close();
 });
 

@@ -320,6 +320,39 @@ export interface VerifyPaymentResponse {
   subscription: SubscriptionDto;
 }
 
+/** `GET /api/payment/invoices`: one of the caller's GST tax invoices. */
+export interface InvoiceSummaryDto {
+  id: number;
+  /** e.g. `OP/26-27/00042` */
+  number: string;
+  /** epoch ms */
+  issuedAt: number;
+  description: string;
+  taxablePaise: number;
+  taxPaise: number;
+  totalPaise: number;
+}
+
+export interface InvoicesResponse {
+  invoices: InvoiceSummaryDto[];
+}
+
+/** `GET /api/payment/history`: one of the caller's payments, with the invoice it produced. */
+export interface PaymentHistoryItemDto {
+  id: number;
+  /** epoch ms */
+  paidAt: number;
+  method: 'razorpay' | 'upi' | 'bank_transfer' | 'test';
+  planName: string | null;
+  amountPaise: number;
+  status: 'captured' | 'failed' | 'refunded';
+  invoice: { id: number; number: string } | null;
+}
+
+export interface PaymentHistoryResponse {
+  payments: PaymentHistoryItemDto[];
+}
+
 /** `GET /api/strategy`: the white-box description shown to every subscriber. */
 export interface StrategyInfoDto {
   name: string;

@@ -9,6 +9,7 @@ import { CreateAdminPage } from '../features/auth/CreateAdminPage';
 import { ForgotPasswordPage } from '../features/auth/ForgotPasswordPage';
 import { ResetPasswordPage } from '../features/auth/ResetPasswordPage';
 import { UserDashboard } from '../features/dashboard/UserDashboard';
+import { ManageSubscriptionPage } from '../features/subscription/ManageSubscriptionPage';
 import { TestDashboardPage } from '../features/demo/TestDashboardPage';
 import { BrokerCallbackPage } from '../features/broker/BrokerCallbackPage';
 import { DevDashboardRoute, HomeRoute, LoginRoute, RequireAdmin, RequireAuth } from './guards';
@@ -26,6 +27,14 @@ export const appRoutes: RouteObject[] = [
         element: (
           <RequireAuth>
             <UserDashboard />
+          </RequireAuth>
+        ),
+      },
+      {
+        path: '/subscription',
+        element: (
+          <RequireAuth>
+            <ManageSubscriptionPage />
           </RequireAuth>
         ),
       },

@@ -56,6 +56,24 @@ describe('invoice downloads', () => {
     }
   });
 
+  it("lists the buyer's payment history with its plan and invoice, and nobody else's", async () => {
+    const res = await t.request('GET', '/api/payment/history', { token: buyer });
+    expect(res.status).toBe(200);
+    expect(res.json.payments).toEqual([
+      {
+        id: expect.any(Number),
+        paidAt: expect.any(Number),
+        method: 'test',
+        planName: 'Professional Monthly',
+        amountPaise: 589_882,
+        status: 'captured',
+        invoice: { id: invoiceId, number: expect.stringMatching(/^OP\/\d{2}-\d{2}\/00001$/) },
+      },
+    ]);
+    expect((await t.request('GET', '/api/payment/history', { token: other })).json.payments).toEqual([]);
+    expect((await t.request('GET', '/api/payment/history')).status).toBe(401);
+  });
+
   it('hides the invoice from another user (404) and needs a token (401)', async () => {
     expect((await t.request('GET', `/api/payment/invoices/${invoiceId}/pdf`, { token: other })).status).toBe(
       404,

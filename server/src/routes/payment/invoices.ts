@@ -1,11 +1,13 @@
-// /api/payment/invoices: the caller's GST invoices and their PDFs. An admin may download any invoice; another
+// /api/payment/history and /api/payment/invoices: the caller's payments, GST invoices and their PDFs. An admin may download any invoice; another
 // user's invoice is indistinguishable from a missing one (404). Routes: auth → validate → policy → handler.
 import type { Router } from '@koa/router';
 import { z } from 'zod';
+import type { InvoicesResponse, PaymentHistoryResponse } from '../../contract';
 import type { Deps } from '../../deps';
 import { findInvoice, listInvoicesForUser } from '../../db';
 import { AppError, validationError } from '../../errors';
 import { renderInvoicePdf } from '../../invoices/pdf';
+import { paymentHistory } from '../../payments/history';
 import { requireAuth } from '../../middleware/auth';
 import { authOf, type AppState } from '../../middleware/context';
 import { authorize } from '../../policies';
@@ -17,7 +19,7 @@ const invoiceIdSchema = z.object({ id: z.coerce.number().int().positive().max(2_
 export function addInvoiceRoutes(router: Router<AppState>, deps: Deps): void {
   router.get('/invoices', requireAuth(deps), canOnOwnRecord('invoice:read'), async (ctx) => {
     const rows = await listInvoicesForUser(deps.db.knex, authOf(ctx).user.id);
-    ctx.body = {
+    const body: InvoicesResponse = {
       invoices: rows.map((row) => ({
         id: row.id,
         number: row.number,
@@ -28,6 +30,14 @@ export function addInvoiceRoutes(router: Router<AppState>, deps: Deps): void {
         totalPaise: row.total_paise,
       })),
     };
+    ctx.body = body;
+  });
+
+  router.get('/history', requireAuth(deps), canOnOwnRecord('invoice:read'), async (ctx) => {
+    const body: PaymentHistoryResponse = {
+      payments: await paymentHistory(deps.db.knex, authOf(ctx).user.id),
+    };
+    ctx.body = body;
   });
 
   router.get('/invoices/:id/pdf', requireAuth(deps), async (ctx) => {

@@ -1,9 +1,10 @@
-// Subscription Details (spec §2) and its Manage Subscription modal (decisions.md: renewal, payment history, invoices).
-import { useState, type ReactNode } from 'react';
-import { Badge, Button, Card, Group, Modal, Stack, Text, Title } from '@mantine/core';
+// Subscription Details (spec §2). Manage Subscription opens its own page (/subscription; decisions.md: renewal,
+// payment history, invoices).
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import type { SubscriptionDto } from '@optionpilot/server/contract';
 import { formatInr } from '../../lib/format';
-import { useUiStore } from '../../stores/ui';
 import { formatIstDate } from './display';
 import { subscriptionColor, subscriptionLabel } from './StatusCards';
 
@@ -22,14 +23,8 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 }
 
 export function SubscriptionCard({ subscription }: { subscription: SubscriptionDto | undefined }) {
-  const [manageOpen, setManageOpen] = useState(false);
   const status = subscription?.status ?? 'inactive';
   const amountPaise = subscription?.amountPaise || subscription?.plan?.totalPaise || DEFAULT_AMOUNT_PAISE;
-
-  const renew = () => {
-    setManageOpen(false);
-    useUiStore.getState().openPaymentDialog();
-  };
 
   return (
     <Card withBorder padding="lg">
@@ -52,32 +47,9 @@ export function SubscriptionCard({ subscription }: { subscription: SubscriptionD
           <Text fw={600}>{formatInr(amountPaise)}</Text>
         </Row>
       </Stack>
-      <Button variant="light" fullWidth mt="md" onClick={() => setManageOpen(true)}>
+      <Button component={Link} to="/subscription" variant="light" fullWidth mt="md">
         Manage Subscription
       </Button>
-      <Modal opened={manageOpen} onClose={() => setManageOpen(false)} title="Manage Subscription" centered>
-        <Stack gap="md">
-          <div>
-            <Title order={5}>Renewal</Title>
-            <Text size="sm" c="dimmed">
-              {subscription?.endDate
-                ? `Your plan runs until ${formatIstDate(subscription.endDate)}${
-                    subscription.daysLeft !== null ? ` (${subscription.daysLeft} days left)` : ''
-                  }. Renewing adds one month from that date.`
-                : 'You have no active plan. Subscribe to let the bot trade for you.'}
-            </Text>
-            <Button mt="sm" onClick={renew}>
-              {status === 'active' ? 'Renew Subscription' : 'Subscribe Now'} ({formatInr(amountPaise)})
-            </Button>
-          </div>
-          <div>
-            <Title order={5}>Payment history and invoices</Title>
-            <Text size="sm" c="dimmed">
-              Your payments and GST invoices will be listed here once invoicing is switched on.
-            </Text>
-          </div>
-        </Stack>
-      </Modal>
     </Card>
   );
 }

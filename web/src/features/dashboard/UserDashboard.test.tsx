@@ -1,12 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import type { PublicConfigDto } from '@optionpilot/server/contract';
 import { stopLiveData } from '../../live/liveData';
 import { resetLiveStore, useLiveStore } from '../../live/stores';
 import { sampleBot, sampleStats, sampleTick } from '../../live/testing';
 import { useSessionStore } from '../../stores/session';
-import { useUiStore } from '../../stores/ui';
 import { makeUser } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
 import { mockApi } from '../../test/http';
@@ -107,17 +106,15 @@ describe('UserDashboard', () => {
     expect(useLiveStore.getState().connection).toBe('connecting');
   });
 
-  it('opens the payment dialog from Manage Subscription', async () => {
+  it('links Manage Subscription to its page', async () => {
     mockApi({ 'GET /api/config': { body: { ...CONFIG, paymentTestMode: false } } });
     renderWithProviders(
       <MemoryRouter>
         <UserDashboard />
       </MemoryRouter>,
     );
-    fireEvent.click(screen.getByRole('button', { name: 'Manage Subscription' }));
-    expect(await screen.findByText(/GST invoices will be listed here/)).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: /Renew Subscription|Subscribe Now/ }));
-    await waitFor(() => expect(useUiStore.getState().paymentDialogOpen).toBe(true));
+    const link = await screen.findByRole('link', { name: 'Manage Subscription' });
+    expect(link.getAttribute('href')).toBe('/subscription');
     expect(screen.queryByText(TEST_MODE_BANNER)).toBeNull();
   });
 

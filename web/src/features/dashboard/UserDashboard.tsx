@@ -1,14 +1,11 @@
 // The signed-in user's dashboard (spec §2 "User dashboard"): top bar from the shared signed-in layout, the test-mode
 // banner, and the Dashboard / Trades / Settings tabs. Live data starts when the page mounts (the user is signed in
 // by then) and stops when it unmounts.
-import { useEffect } from 'react';
 import { Alert, Badge, Card, Group, SimpleGrid, Stack, Tabs, Title } from '@mantine/core';
 import { IconFlask } from '@tabler/icons-react';
-import { api } from '../../api/client';
 import { SignedInLayout } from '../../components/SignedInLayout';
-import { defaultLiveDataDeps, startLiveData, stopLiveData } from '../../live/liveData';
 import { useLiveStore } from '../../live/stores';
-import { useSessionStore } from '../../stores/session';
+import { useLiveSession } from '../../live/useLiveSession';
 import { PaymentReviewBanner } from '../payment/PaymentReviewBanner';
 import { StrategyPanel } from '../strategy/StrategyPanel';
 import { brokerApi } from '../broker/brokerApi';
@@ -29,8 +26,6 @@ import { useApiData } from './useApiData';
 /** Spec §1 banner, adapted: without Razorpay keys every feature works and payments run in test mode. */
 export const TEST_MODE_BANNER =
   'TEST MODE — all features enabled, payments run in test mode (no money is charged)';
-
-const liveGet = (path: string) => api.get<unknown>(path);
 
 function RecentTradesCard() {
   const trades = useLiveStore((s) => s.trades);
@@ -53,17 +48,7 @@ export function UserDashboard() {
   // The mode every trade and P&L on this page is in, shown in the header above all tabs.
   const tradingMode = useApiData(brokerApi.tradingMode);
 
-  useEffect(() => {
-    startLiveData(defaultLiveDataDeps(liveGet));
-    // A session that ends without a page load (expired token, revoked elsewhere) must also close the socket.
-    const unsubscribe = useSessionStore.subscribe((s) => {
-      if (!s.token) stopLiveData();
-    });
-    return () => {
-      unsubscribe();
-      stopLiveData();
-    };
-  }, []);
+  useLiveSession();
 
   return (
     <SignedInLayout>

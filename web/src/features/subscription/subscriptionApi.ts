@@ -1,0 +1,16 @@
+// Manage Subscription's calls: the subscription itself, the payment history with its invoices, and invoice PDFs.
+import type { PaymentHistoryResponse, SubscriptionDto } from '@optionpilot/server/contract';
+import { api } from '../../api/client';
+import { downloadFile } from '../../lib/download';
+
+/** `OP/26-27/00001` → `invoice-OP-26-27-00001.pdf`, the server's own file name. */
+export function invoiceFileName(number: string): string {
+  return `invoice-${number.replaceAll('/', '-')}.pdf`;
+}
+
+export const subscriptionApi = {
+  subscription: () => api.get<SubscriptionDto>('/api/user/subscription'),
+  history: () => api.get<PaymentHistoryResponse>('/api/payment/history'),
+  downloadInvoice: (invoice: { id: number; number: string }) =>
+    downloadFile(`/api/payment/invoices/${invoice.id}/pdf`, invoiceFileName(invoice.number)),
+};
