@@ -34,6 +34,7 @@ import * as brokerAccountName from './20261124000600_broker_account_name';
 import * as paymentOrdersBuyer from './20261124000700_payment_orders_buyer';
 import * as strategyChoice from './20261124000800_strategy_choice';
 import * as engineState from './20261124000801_engine_state';
+import * as refunds from './20261124001000_refunds';
 
 export interface NamedMigration {
   readonly name: string;
@@ -73,6 +74,7 @@ export const migrations: readonly NamedMigration[] = [
   { name: '20261124000700_payment_orders_buyer', ...paymentOrdersBuyer },
   { name: '20261124000800_strategy_choice', ...strategyChoice },
   { name: '20261124000801_engine_state', ...engineState },
+  { name: '20261124001000_refunds', ...refunds },
 ];
 
 /** A Knex `MigrationSource` over the static list above. */

@@ -393,6 +393,8 @@ export interface AdminPaymentDto {
   planCode: string | null;
   at: string;
   isTest: boolean;
+  /** paise refunded or being refunded (payments only; 0 for requests) */
+  refundedPaise: number;
 }
 
 export interface AdminPaymentsResponse extends PageDto<AdminPaymentDto> {

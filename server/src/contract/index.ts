@@ -8,3 +8,4 @@ export * from './user';
 export * from './gst';
 export * from './brokers';
 export * from './text';
+export * from './refunds';

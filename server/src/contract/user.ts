@@ -347,6 +347,10 @@ export interface PaymentHistoryItemDto {
   amountPaise: number;
   status: 'captured' | 'failed' | 'refunded';
   invoice: { id: number; number: string } | null;
+  /** paise returned so far (processed refunds) */
+  refundedPaise: number;
+  /** GST credit notes issued against the invoice, oldest first */
+  creditNotes: Array<{ id: number; number: string; totalPaise: number }>;
 }
 
 export interface PaymentHistoryResponse {

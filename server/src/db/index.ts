@@ -14,6 +14,7 @@ export * from './repos/brokerAccounts';
 export * from './repos/plans';
 export * from './repos/payments';
 export * from './repos/invoices';
+export * from './repos/refunds';
 export * from './repos/webhookEvents';
 export * from './repos/receivingDetails';
 export * from './repos/adminControls';

@@ -282,6 +282,40 @@ export interface InvoiceRow {
   created_at: number;
 }
 
+export type RefundStatus = 'pending' | 'processed' | 'failed';
+
+export interface RefundRow {
+  id: number;
+  payment_id: number;
+  user_id: number;
+  amount_paise: number;
+  status: RefundStatus;
+  provider_refund_id: string | null;
+  reason: string;
+  created_by: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A GST credit note: the refund of (part of) an invoice's value, in its own series. */
+export interface CreditNoteRow {
+  id: number;
+  financial_year: string;
+  /** ≤ 16 characters, unique per financial year */
+  number: string;
+  user_id: number;
+  invoice_id: number;
+  refund_id: number;
+  issued_at: number;
+  reason: string;
+  taxable_paise: number;
+  cgst_paise: number;
+  sgst_paise: number;
+  igst_paise: number;
+  total_paise: number;
+  created_at: number;
+}
+
 export interface WebhookEventRow {
   id: number;
   provider: string;

@@ -1,8 +1,8 @@
 // The invoice PDF carries every CGST Rule 46 field. The text is read back from the uncompressed content stream
 // (pdfkit writes each line as a TJ array of hex strings).
 import { describe, expect, it } from 'vitest';
-import type { InvoiceRow } from '../db';
-import { renderInvoicePdf } from './pdf';
+import type { CreditNoteRow, InvoiceRow } from '../db';
+import { renderCreditNotePdf, renderInvoicePdf } from './pdf';
 
 function pdfText(pdf: Buffer): string {
   const source = pdf.toString('latin1');
@@ -102,5 +102,46 @@ describe('renderInvoicePdf', () => {
     expect(text).toContain('Recipient GSTIN: 27AAACB1234C1Z9');
     expect(text).toContain('Place of supply: Maharashtra (27)');
     expect(text).not.toContain('CGST');
+  });
+});
+
+describe('renderCreditNotePdf', () => {
+  it('prints the note, the invoice it is against, the reason and its own amounts at the invoice rates', async () => {
+    const note: CreditNoteRow = {
+      id: 1,
+      financial_year: '2026-27',
+      number: 'OPC/26-27/00001',
+      user_id: 7,
+      invoice_id: 1,
+      refund_id: 4,
+      issued_at: Date.UTC(2026, 10, 25, 6, 0, 0),
+      reason: 'Duplicate payment',
+      taxable_paise: 84_746,
+      cgst_paise: 7_627,
+      sgst_paise: 7_627,
+      igst_paise: 0,
+      total_paise: 100_000,
+      created_at: 0,
+    };
+    const text = pdfText(await renderCreditNotePdf(note, base, { compress: false }));
+    for (const field of [
+      'CREDIT NOTE',
+      'Acme Algo Pvt Ltd',
+      'GSTIN: 29ABCDE1234F1Z5',
+      'Credit note number: OPC/26-27/00001',
+      'Credit note date: 25 November 2026',
+      'Against tax invoice: OP/26-27/00123 dated 20 November 2026',
+      'Reason: Duplicate payment',
+      'Recipient: Asha Buyer',
+      'Place of supply: Karnataka (29)',
+      'Taxable value: Rs. 847.46',
+      'CGST @ 9%: Rs. 76.27',
+      'SGST @ 9%: Rs. 76.27',
+      'Total: Rs. 1,000.00',
+      'Rupees One Thousand Only',
+    ]) {
+      expect(text).toContain(field);
+    }
+    expect(text).not.toContain('TAX INVOICE');
   });
 });

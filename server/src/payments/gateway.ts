@@ -4,7 +4,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config';
 import { loadOrCreateKey } from '../crypto';
-import { createRazorpayApi, type RazorpayApi, type RazorpayPayment } from './razorpayApi';
+import {
+  createRazorpayApi,
+  type RazorpayApi,
+  type RazorpayPayment,
+  type RazorpayRefund,
+} from './razorpayApi';
 
 export const PAYMENT_TEST_KEY_FILE = 'payment-test.key';
 export const RAZORPAY_CHECKOUT_URL = 'https://checkout.razorpay.com/v1/checkout.js';
@@ -34,6 +39,11 @@ export interface PaymentGateway {
   fetchPayment(paymentId: string): Promise<RazorpayPayment | null>;
   /** every payment attempt of a provider order (reconciliation of orders left unpaid); [] in test mode */
   orderPayments(providerOrderId: string): Promise<RazorpayPayment[]>;
+  /**
+   * Returns `amountPaise` of a captured provider payment to the payer (Razorpay's refund API). Test mode has no
+   * provider to ask and refuses; callers record refunds of test and manual payments themselves.
+   */
+  refund(paymentId: string, amountPaise: number, notes: Record<string, string>): Promise<RazorpayRefund>;
   /** the secret checkout signatures are made with; stays on the server */
   readonly signingSecret: string;
 }
@@ -60,6 +70,7 @@ export function createTestGateway(secret: string): PaymentGateway {
     },
     fetchPayment: () => Promise.resolve(null),
     orderPayments: () => Promise.resolve([]),
+    refund: () => Promise.reject(new Error('payment test mode has no provider to refund through')),
   };
 }
 
@@ -97,6 +108,7 @@ export function createRazorpayGateway(props: {
     },
     fetchPayment: (paymentId) => client.fetchPayment(paymentId),
     orderPayments: (providerOrderId) => client.orderPayments(providerOrderId),
+    refund: (paymentId, amountPaise, notes) => client.refund(paymentId, amountPaise, notes),
   };
 }
 

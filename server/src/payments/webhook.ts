@@ -2,7 +2,8 @@
 // read; each delivery is recorded in `webhook_events` in the transaction that acts on it, so a retried or
 // duplicated event id is acknowledged and ignored. A captured payment whose order the browser never verified
 // (window closed) activates here, through the same `recordVerifiedPayment` as checkout; when the browser got
-// there first (or a second event names the same payment) nothing is activated twice.
+// there first (or a second event names the same payment) nothing is activated twice. `refund.processed` settles a
+// refund our server left pending (see refunds.ts).
 import { z } from 'zod';
 import type { Deps } from '../deps';
 import { AppError } from '../errors';
@@ -18,6 +19,7 @@ import {
 } from '../db';
 import { announceAudit } from '../services/audit';
 import { recordVerifiedPayment } from './record';
+import { settleRefundFromWebhook } from './refunds';
 import { isValidWebhookSignature } from './signature';
 
 type WebhookDeps = Pick<Deps, 'db' | 'clock' | 'logger' | 'realtime' | 'config'>;
@@ -30,10 +32,22 @@ const paymentEntity = z.object({
   status: z.string(),
 });
 
+const refundEntity = z.object({
+  id: z.string().min(1).max(64),
+  payment_id: z.string().min(1).max(64),
+  amount: z.number().int().positive(),
+  status: z.string(),
+  // Razorpay sends `[]` for no notes.
+  notes: z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional(),
+});
+
 const webhookBody = z.object({
   event: z.string().min(1).max(64),
   payload: z
-    .object({ payment: z.object({ entity: paymentEntity }).optional() })
+    .object({
+      payment: z.object({ entity: paymentEntity }).optional(),
+      refund: z.object({ entity: refundEntity }).optional(),
+    })
     .passthrough()
     .default({}),
 });
@@ -153,6 +167,17 @@ export async function handleRazorpayWebhook(props: {
       const payment = body.payload.payment?.entity;
       if ((body.event === 'payment.captured' || body.event === 'order.paid') && payment)
         acted = await settleCaptured({ trx, deps, payment });
+      const refund = body.payload.refund?.entity;
+      if (body.event === 'refund.processed' && refund) {
+        const note = Array.isArray(refund.notes) ? undefined : refund.notes?.refund_id;
+        const settled = await settleRefundFromWebhook({
+          trx,
+          deps,
+          providerRefundId: refund.id,
+          refundIdNote: typeof note === 'string' ? note : undefined,
+        });
+        acted = { activatedUserId: null, note: settled.note, log: settled.log };
+      }
       // payment.failed: the order stays `created` (Razorpay lets the buyer retry on it); the event is kept.
       await markWebhookEventProcessed(trx, event.id, acted.note, now);
       return { ...acted, duplicate: false };

@@ -27,7 +27,7 @@ export interface RevenueRow {
 const idOrNull = (v: number | string | null): number | null => (v === null ? null : toNumber(v));
 
 /** RevenueRow → AdminPaymentDto. */
-export function presentRevenueEntry(row: RevenueRow, isTest: boolean): AdminPaymentDto {
+export function presentRevenueEntry(row: RevenueRow, isTest: boolean, refundedPaise = 0): AdminPaymentDto {
   const paymentId = idOrNull(row.payment_id);
   const requestId = idOrNull(row.request_id);
   const amountPaise = toNumber(row.amount_paise);
@@ -50,6 +50,7 @@ export function presentRevenueEntry(row: RevenueRow, isTest: boolean): AdminPaym
     planCode: row.plan_code,
     at: iso(toNumber(row.at)),
     isTest,
+    refundedPaise,
   };
 }
 

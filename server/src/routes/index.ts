@@ -48,6 +48,7 @@ export function apiRouter(deps: Deps, startedAt: number, options: ApiOptions = {
   const kitePostbacks =
     options.kitePostbacks ??
     (zerodha !== undefined && 'postbacks' in zerodha ? (zerodha as ZerodhaModule).postbacks : undefined);
+  const paymentGateway = options.paymentGateway ?? createPaymentGateway(deps.config);
   for (const resource of [
     authRouter(deps),
     adminSetupRouter(deps),
@@ -55,11 +56,11 @@ export function apiRouter(deps: Deps, startedAt: number, options: ApiOptions = {
     configRouter(deps),
     plansRouter(deps),
     userRouter(deps, trading),
-    paymentRouter(deps, options.paymentGateway ?? createPaymentGateway(deps.config), trading),
+    paymentRouter(deps, paymentGateway, trading),
     contactRouter(deps),
     marketRouter(deps),
     strategyRouter(deps),
-    adminRouter(deps, { brokers: (type) => registry.get(type) }),
+    adminRouter(deps, { brokers: (type) => registry.get(type), paymentGateway }),
     upiRouter(deps),
     pingRouter(),
     brokerPostbacksRouter(kitePostbacks),

@@ -1,6 +1,7 @@
 // The authorization matrix, generated from the admin router's own route table: every admin route × {no token, a
 // trader, an admin}. A new admin route is covered the moment it is added; one that skipped the guard fails here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestGateway } from '../../payments/gateway';
 import { adminRouter } from './router';
 import { startTestServer, type TestServer } from '../../testing/server';
 import { registerTrader, signInFirstAdmin, type Caller } from '../../testing/admin';
@@ -12,7 +13,7 @@ interface RouteEntry {
 
 /** Every method + concrete path of the admin router (`:id` → 1, `:settingName` → stopLoss, `:code` → monthly). */
 function routeTable(t: TestServer): RouteEntry[] {
-  const router = adminRouter(t.server.deps);
+  const router = adminRouter(t.server.deps, { paymentGateway: createTestGateway('unused') });
   const out: RouteEntry[] = [];
   for (const layer of router.stack) {
     const path = String(layer.path)

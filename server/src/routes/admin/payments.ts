@@ -1,7 +1,14 @@
-// Revenue (payments and manual requests) and the review of payment requests.
-import type { PaymentRequestResponse } from '../../contract';
-import { paymentRequestsQuerySchema, paymentsQuerySchema, reviewPaymentRequestSchema } from '../../contract';
+// Revenue (payments and manual requests), the review of payment requests and refunds of payments.
+import type { PaymentRequestResponse, RefundResponse } from '../../contract';
+import {
+  paymentRequestsQuerySchema,
+  paymentsQuerySchema,
+  refundPaymentSchema,
+  reviewPaymentRequestSchema,
+} from '../../contract';
 import { withBody } from '../../middleware/validate';
+import { refundPayment } from '../../payments/refunds';
+import { presentRefund } from '../../presenters/refund';
 import { listPaymentRequestsPage, reviewRequest } from '../../services/admin/paymentRequests';
 import { listRevenue } from '../../services/admin/revenue';
 import { adminIdOf, pathId, queryOf, type AdminEnv, type AdminRouter } from './shared';
@@ -42,6 +49,29 @@ export function registerPaymentRoutes(router: AdminRouter, env: AdminEnv): void 
             ? 'Payment approved: the subscription is active.'
             : 'Payment request rejected.',
         request,
+      };
+      ctx.body = body;
+    }),
+  );
+
+  router.post(
+    '/payments/:id/refund',
+    withBody(refundPaymentSchema, async (ctx, input) => {
+      const paymentId = pathId(ctx);
+      const { refund, creditNote } = await refundPayment({
+        deps,
+        gateway: env.paymentGateway,
+        adminId: adminIdOf(ctx),
+        paymentId,
+        input,
+      });
+      const body: RefundResponse = {
+        success: true,
+        message: creditNote
+          ? `Refund recorded; credit note ${creditNote.number} issued.`
+          : 'Refund recorded.',
+        refund: presentRefund(refund),
+        creditNote: creditNote ? { id: creditNote.id, number: creditNote.number } : null,
       };
       ctx.body = body;
     }),

@@ -5,6 +5,7 @@ import { createSecretBox, loadOrCreateKey } from '../../crypto';
 import type { Deps } from '../../deps';
 import { can, requireAuth } from '../../middleware/auth';
 import type { AppState } from '../../middleware/context';
+import type { PaymentGateway } from '../../payments/gateway';
 import type { BrokerLookup } from '../../services/admin/brokers';
 import { createLagMonitor } from '../../services/admin/systemHealth';
 import { registerBrokerRoutes } from './brokers';
@@ -16,10 +17,12 @@ import { registerUserRoutes } from './users';
 export interface AdminRouterOptions {
   /** live broker integrations by type (server/src/brokers registry); default: none installed */
   brokers?: BrokerLookup;
+  /** Razorpay (live) or the test gateway: refunds of Razorpay payments go through it */
+  paymentGateway: PaymentGateway;
 }
 
 /** Routes of the admin resource, mounted under /api/admin. */
-export function adminRouter(deps: Deps, options: AdminRouterOptions = {}): Router<AppState> {
+export function adminRouter(deps: Deps, options: AdminRouterOptions): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/admin' });
   router.use(requireAuth(deps), can('admin:access'));
   const env = {
@@ -28,6 +31,7 @@ export function adminRouter(deps: Deps, options: AdminRouterOptions = {}): Route
     box: createSecretBox(loadOrCreateKey(deps.config.dataDir, deps.config.encryptionKey)),
     lag: createLagMonitor(),
     brokers: options.brokers ?? (() => undefined),
+    paymentGateway: options.paymentGateway,
   };
   registerOverviewRoutes(router, env);
   registerUserRoutes(router, env);

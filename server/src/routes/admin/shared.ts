@@ -1,11 +1,12 @@
 // What every admin resource router gets: the deps, the secret box for broker credentials, the event-loop lag
-// monitor and the broker module lookup; plus the parsers of path ids and query strings.
+// monitor, the broker module lookup and the payment gateway; plus the parsers of path ids and query strings.
 import type { Router } from '@koa/router';
 import { z } from 'zod';
 import type { SecretBox } from '../../crypto';
 import type { Deps } from '../../deps';
 import { validationError } from '../../errors';
 import { authOf, type AppState, type RouteContext } from '../../middleware/context';
+import type { PaymentGateway } from '../../payments/gateway';
 import type { BrokerLookup } from '../../services/admin/brokers';
 import type { createLagMonitor } from '../../services/admin/systemHealth';
 
@@ -14,6 +15,7 @@ export interface AdminEnv {
   box: SecretBox;
   lag: ReturnType<typeof createLagMonitor>;
   brokers: BrokerLookup;
+  paymentGateway: PaymentGateway;
 }
 
 export type AdminRouter = Router<AppState>;

@@ -68,6 +68,8 @@ describe('invoice downloads', () => {
         amountPaise: 589_882,
         status: 'captured',
         invoice: { id: invoiceId, number: expect.stringMatching(/^OP\/\d{2}-\d{2}\/00001$/) },
+        refundedPaise: 0,
+        creditNotes: [],
       },
     ]);
     expect((await t.request('GET', '/api/payment/history', { token: other })).json.payments).toEqual([]);

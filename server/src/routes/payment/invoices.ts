@@ -1,12 +1,12 @@
-// /api/payment/history and /api/payment/invoices: the caller's payments, GST invoices and their PDFs. An admin may download any invoice; another
+// /api/payment/history, /invoices and /credit-notes: the caller's payments, GST invoices, credit notes and PDFs. An admin may download any invoice; another
 // user's invoice is indistinguishable from a missing one (404). Routes: auth → validate → policy → handler.
 import type { Router } from '@koa/router';
 import { z } from 'zod';
 import type { InvoicesResponse, PaymentHistoryResponse } from '../../contract';
 import type { Deps } from '../../deps';
-import { findInvoice, listInvoicesForUser } from '../../db';
+import { findCreditNote, findInvoice, listInvoicesForUser } from '../../db';
 import { AppError, validationError } from '../../errors';
-import { renderInvoicePdf } from '../../invoices/pdf';
+import { renderCreditNotePdf, renderInvoicePdf } from '../../invoices/pdf';
 import { paymentHistory } from '../../payments/history';
 import { requireAuth } from '../../middleware/auth';
 import { authOf, type AppState } from '../../middleware/context';
@@ -54,5 +54,23 @@ export function addInvoiceRoutes(router: Router<AppState>, deps: Deps): void {
       `attachment; filename="invoice-${invoice.number.replaceAll('/', '-')}.pdf"`,
     );
     ctx.body = await renderInvoicePdf(invoice);
+  });
+
+  router.get('/credit-notes/:id/pdf', requireAuth(deps), async (ctx) => {
+    const parsed = invoiceIdSchema.safeParse(ctx.params);
+    if (!parsed.success) throw validationError(parsed.error, 'params');
+    const { user } = authOf(ctx);
+    const note = await findCreditNote(deps.db.knex, parsed.data.id);
+    if (!note || (!user.is_admin && note.user_id !== user.id))
+      throw new AppError('not_found', { message: 'No such credit note.' });
+    authorize({ id: user.id, isAdmin: user.is_admin }, 'invoice:read', { ownerId: note.user_id });
+    const invoice = await findInvoice(deps.db.knex, note.invoice_id);
+    if (!invoice) throw new Error(`credit note ${note.id} has no invoice ${note.invoice_id}`);
+    ctx.set('Content-Type', 'application/pdf');
+    ctx.set(
+      'Content-Disposition',
+      `attachment; filename="credit-note-${note.number.replaceAll('/', '-')}.pdf"`,
+    );
+    ctx.body = await renderCreditNotePdf(note, invoice);
   });
 }

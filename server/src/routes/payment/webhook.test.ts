@@ -176,4 +176,54 @@ describe.each(testDialects())('POST /api/payment/webhook (%s)', (dialect) => {
     const event = await knex()('webhook_events').where({ event_id: 'evt_short_1' }).first();
     expect(event).toMatchObject({ error: 'amount or currency differs from the order' });
   });
+
+  it('refund.processed settles a refund the server left pending, once, with its credit note', async () => {
+    const order = await newOrder();
+    const captureId = `pay_Refund${dialect}0001`.slice(0, 20);
+    expect(
+      (await deliver(captured(order.provider_order_id, captureId), `evt_rf_cap_${dialect}`)).status,
+    ).toBe(200);
+    const payment = await knex()('payments').where({ provider_payment_id: captureId }).first();
+    // As a crash between Razorpay's answer and our commit leaves it.
+    const [pending] = await knex()('refunds')
+      .insert({
+        payment_id: payment.id,
+        user_id: userId,
+        amount_paise: 100_000,
+        status: 'pending',
+        reason: 'Crash window',
+        created_at: t.clock.now(),
+        updated_at: t.clock.now(),
+      })
+      .returning('id');
+    const refundId = typeof pending === 'object' ? (pending as { id: number }).id : Number(pending);
+    const raw = JSON.stringify({
+      entity: 'event',
+      account_id: 'acc_Fake000000001',
+      event: 'refund.processed',
+      contains: ['refund', 'payment'],
+      payload: {
+        refund: {
+          entity: {
+            id: `rfnd_Hook${dialect}01`,
+            entity: 'refund',
+            amount: 100_000,
+            currency: 'INR',
+            payment_id: captureId,
+            status: 'processed',
+            notes: { refund_id: String(refundId) },
+          },
+        },
+      },
+      created_at: 1_763_900_100,
+    });
+    expect((await deliver(raw, `evt_rf_${dialect}`)).status).toBe(200);
+    // Razorpay retries with a new delivery of the same refund: nothing is issued twice.
+    expect((await deliver(raw, `evt_rf_${dialect}_again`)).status).toBe(200);
+    expect(await knex()('refunds').where({ id: refundId }).first()).toMatchObject({
+      status: 'processed',
+      provider_refund_id: `rfnd_Hook${dialect}01`,
+    });
+    expect(await knex()('credit_notes').where({ refund_id: refundId })).toHaveLength(1);
+  });
 });

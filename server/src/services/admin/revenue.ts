@@ -86,8 +86,23 @@ export async function listRevenue(props: {
     db,
     page.items.map((r) => Number(r.user_id)),
   );
+  const paymentIds = page.items.filter((r) => r.payment_id !== null).map((r) => Number(r.payment_id));
+  const refunded = new Map<number, number>();
+  if (paymentIds.length > 0) {
+    const rows = (await db('refunds')
+      .whereIn('payment_id', paymentIds)
+      .whereIn('status', ['pending', 'processed'])
+      .groupBy('payment_id')
+      .select('payment_id')
+      .sum({ total: 'amount_paise' })) as Array<{ payment_id: number; total: unknown }>;
+    for (const row of rows) refunded.set(Number(row.payment_id), toNumber(row.total));
+  }
   const items: AdminPaymentDto[] = page.items.map((r) =>
-    presentRevenueEntry(r, tests.has(Number(r.user_id))),
+    presentRevenueEntry(
+      r,
+      tests.has(Number(r.user_id)),
+      r.payment_id === null ? 0 : (refunded.get(Number(r.payment_id)) ?? 0),
+    ),
   );
 
   const totalsQuery = filtered(db, query, now);

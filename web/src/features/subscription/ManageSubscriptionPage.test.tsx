@@ -36,6 +36,8 @@ const PAID: PaymentHistoryItemDto = {
   amountPaise: 589_882,
   status: 'captured',
   invoice: { id: 3, number: 'OP/26-27/00003' },
+  refundedPaise: 0,
+  creditNotes: [],
 };
 
 function renderPage() {
@@ -87,6 +89,8 @@ describe('Manage Subscription page', () => {
       status: 'refunded',
       paidAt: Date.parse('2026-10-02T04:30:00.000Z'),
       invoice: null,
+      refundedPaise: 589_882,
+      creditNotes: [{ id: 2, number: 'OPC/26-27/00002', totalPaise: 589_882 }],
     };
     const api = mockApi({
       'GET /api/user/subscription': { body: ACTIVE },
@@ -114,7 +118,12 @@ describe('Manage Subscription page', () => {
     expect(rows[0]!.textContent).toContain('02 Nov 2026, 10:00 IST');
     expect(rows[1]!.textContent).toContain('UPI transfer');
     expect(rows[1]!.textContent).toContain('Refunded');
-    expect(within(rows[1]!).queryByRole('button')).toBeNull();
+    expect(rows[1]!.textContent).toContain('₹5,898.82 refunded');
+    expect(
+      within(rows[1]!)
+        .getAllByRole('button')
+        .map((b) => b.getAttribute('aria-label')),
+    ).toEqual(['Download credit note OPC/26-27/00002']);
 
     fetchMock.mockImplementationOnce(async () => new Response(pdf, { status: 200 }));
     fireEvent.click(within(rows[0]!).getByRole('button', { name: 'Download invoice OP/26-27/00003' }));

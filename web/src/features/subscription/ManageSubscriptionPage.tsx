@@ -1,5 +1,6 @@
 // Manage Subscription (/subscription; decisions.md: renewal, payment history, invoices). The plan, its status and
-// end date; Renew opens the payment dialog (plan choice and offer code); every payment with its GST invoice PDF.
+// end date; Renew opens the payment dialog (plan choice and offer code); every payment with its GST invoice PDF and
+// the credit notes of its refunds.
 import { useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Alert, Anchor, Badge, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
@@ -29,6 +30,13 @@ const STATUS_LABELS: Record<PaymentHistoryItemDto['status'], { label: string; co
   refunded: { label: 'Refunded', color: 'gray' },
   failed: { label: 'Failed', color: 'red' },
 };
+
+/** A payment partly refunded is still paid; the badge says both. */
+function statusOf(payment: PaymentHistoryItemDto): { label: string; color: string } {
+  if (payment.status === 'captured' && payment.refundedPaise > 0)
+    return { label: 'Partly refunded', color: 'yellow' };
+  return STATUS_LABELS[payment.status];
+}
 
 /** What Renew does to the dates, in words: extension from the later of now and the current end. */
 export function renewalText(subscription: SubscriptionDto | undefined): string {
@@ -85,14 +93,21 @@ function SubscriptionSummary({ subscription }: { subscription: SubscriptionDto |
   );
 }
 
-function InvoiceButton({ invoice }: { invoice: { id: number; number: string } }) {
+function DocumentButton({
+  document,
+  kind,
+}: {
+  document: { id: number; number: string };
+  kind: 'invoice' | 'credit note';
+}) {
   const [busy, setBusy] = useState(false);
   const download = async () => {
     setBusy(true);
     try {
-      await subscriptionApi.downloadInvoice(invoice);
+      if (kind === 'invoice') await subscriptionApi.downloadInvoice(document);
+      else await subscriptionApi.downloadCreditNote(document);
     } catch (err) {
-      toastError('Download failed', errorMessage(err, 'Could not download the invoice'));
+      toastError('Download failed', errorMessage(err, `Could not download the ${kind}`));
     } finally {
       setBusy(false);
     }
@@ -100,12 +115,12 @@ function InvoiceButton({ invoice }: { invoice: { id: number; number: string } })
   return (
     <Button
       size="xs"
-      variant="light"
+      variant={kind === 'invoice' ? 'light' : 'subtle'}
       loading={busy}
       onClick={() => void download()}
-      aria-label={`Download invoice ${invoice.number}`}
+      aria-label={`Download ${kind} ${document.number}`}
     >
-      {invoice.number}
+      {document.number}
     </Button>
   );
 }
@@ -122,7 +137,7 @@ function PaymentHistory({ payments }: { payments: PaymentHistoryItemDto[] }) {
             <Table.Th>Method</Table.Th>
             <Table.Th>Amount</Table.Th>
             <Table.Th>Status</Table.Th>
-            <Table.Th>GST invoice</Table.Th>
+            <Table.Th>GST documents</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -131,14 +146,30 @@ function PaymentHistory({ payments }: { payments: PaymentHistoryItemDto[] }) {
               <Table.Td>{formatIstDateTime(payment.paidAt)}</Table.Td>
               <Table.Td>{payment.planName ?? EMPTY_VALUE}</Table.Td>
               <Table.Td>{METHOD_LABELS[payment.method]}</Table.Td>
-              <Table.Td ff="monospace">{formatInr(payment.amountPaise)}</Table.Td>
+              <Table.Td ff="monospace">
+                {formatInr(payment.amountPaise)}
+                {payment.refundedPaise > 0 && (
+                  <Text size="xs" c="dimmed">
+                    {formatInr(payment.refundedPaise)} refunded
+                  </Text>
+                )}
+              </Table.Td>
               <Table.Td>
-                <Badge color={STATUS_LABELS[payment.status].color} variant="light">
-                  {STATUS_LABELS[payment.status].label}
+                <Badge color={statusOf(payment).color} variant="light">
+                  {statusOf(payment).label}
                 </Badge>
               </Table.Td>
               <Table.Td>
-                {payment.invoice ? <InvoiceButton invoice={payment.invoice} /> : EMPTY_VALUE}
+                <Stack gap={2} align="flex-start">
+                  {payment.invoice ? (
+                    <DocumentButton document={payment.invoice} kind="invoice" />
+                  ) : (
+                    EMPTY_VALUE
+                  )}
+                  {payment.creditNotes.map((note) => (
+                    <DocumentButton key={note.id} document={note} kind="credit note" />
+                  ))}
+                </Stack>
               </Table.Td>
             </Table.Tr>
           ))}

@@ -1,11 +1,11 @@
-// Manage Subscription's calls: the subscription itself, the payment history with its invoices, and invoice PDFs.
+// Manage Subscription's calls: the subscription, the payment history with its invoices and credit notes, and PDFs.
 import type { PaymentHistoryResponse, SubscriptionDto } from '@optionpilot/server/contract';
 import { api } from '../../api/client';
 import { downloadFile } from '../../lib/download';
 
-/** `OP/26-27/00001` → `invoice-OP-26-27-00001.pdf`, the server's own file name. */
-export function invoiceFileName(number: string): string {
-  return `invoice-${number.replaceAll('/', '-')}.pdf`;
+/** `OP/26-27/00001` → `invoice-OP-26-27-00001.pdf`, the server's own file name (`credit-note-…` for notes). */
+export function invoiceFileName(number: string, kind: 'invoice' | 'credit-note' = 'invoice'): string {
+  return `${kind}-${number.replaceAll('/', '-')}.pdf`;
 }
 
 export const subscriptionApi = {
@@ -13,4 +13,6 @@ export const subscriptionApi = {
   history: () => api.get<PaymentHistoryResponse>('/api/payment/history'),
   downloadInvoice: (invoice: { id: number; number: string }) =>
     downloadFile(`/api/payment/invoices/${invoice.id}/pdf`, invoiceFileName(invoice.number)),
+  downloadCreditNote: (note: { id: number; number: string }) =>
+    downloadFile(`/api/payment/credit-notes/${note.id}/pdf`, invoiceFileName(note.number, 'credit-note')),
 };

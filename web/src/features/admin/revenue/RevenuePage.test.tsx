@@ -21,6 +21,7 @@ const ROWS: AdminPaymentDto[] = [
     planCode: 'monthly',
     at: '2026-03-02T05:00:00.000Z',
     isTest: false,
+    refundedPaise: 0,
   },
   {
     key: 'payment-9',
@@ -36,6 +37,7 @@ const ROWS: AdminPaymentDto[] = [
     planCode: 'monthly',
     at: '2026-02-02T05:00:00.000Z',
     isTest: false,
+    refundedPaise: 0,
   },
 ];
 const TOTALS = { approvedPaise: 589_882, pendingPaise: 589_882, count: 2, averagePaise: 589_882 };
@@ -82,5 +84,39 @@ describe('/admin/revenue', { timeout: 20_000 }, () => {
     fireEvent.click(await screen.findByRole('option', { name: 'This quarter' }));
     expect(await screen.findByText('No payments match.')).toBeTruthy();
     expect(api.called('GET', '/api/admin/payments?page=1&pageSize=25&period=quarter')).toHaveLength(1);
+  });
+
+  it('refunds part of a payment with a reason and a subscription choice, then reloads', async () => {
+    const refunded = { ...ROWS[1]!, refundedPaise: 100_000 };
+    let listed = 0;
+    const api = mockApi({
+      'GET /api/admin/payments?page=1&pageSize=25': () => ({
+        body: pageOf(listed++ === 0 ? ROWS : [ROWS[0]!, refunded], { totals: TOTALS }),
+      }),
+      'POST /api/admin/payments/9/refund': {
+        body: {
+          success: true,
+          message: 'Refund recorded; credit note OPC/26-27/00001 issued.',
+          refund: { id: 1 },
+          creditNote: { id: 1, number: 'OPC/26-27/00001' },
+        },
+      },
+    });
+    renderAdminPage(<RevenuePage />);
+    const table = await screen.findByRole('table', { name: 'Payments' });
+    // Only the recorded payment can be refunded, not the pending request.
+    expect(within(table).getAllByRole('button', { name: 'Refund' })).toHaveLength(1);
+    fireEvent.click(within(table).getByRole('button', { name: 'Refund' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Refund payment' });
+    expect(within(dialog).getByText(/₹5,898.82 can still be refunded/)).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText('Amount (₹)'), { target: { value: '1000' } });
+    fireEvent.change(within(dialog).getByLabelText('Reason'), { target: { value: 'Duplicate charge' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Refund' }));
+    expect(await screen.findByText('₹1,000.00 refunded')).toBeTruthy();
+    expect(api.called('POST', '/api/admin/payments/9/refund')[0]?.body).toEqual({
+      amountPaise: 100_000,
+      reason: 'Duplicate charge',
+      endAction: 'keep',
+    });
   });
 });

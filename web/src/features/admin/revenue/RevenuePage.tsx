@@ -1,12 +1,14 @@
 // /admin/revenue (spec §2): period and status filters, totals of approved and pending amounts, count and average
 // over every matching row (computed on the server, test users left out), and Approve / Reject / View on the rows.
-// Approve and Reject apply to pending UPI/bank requests; gateway payments are already verified.
+// Approve and Reject apply to pending UPI/bank requests; gateway payments are already verified. Refund returns all
+// or part of a recorded payment and issues its GST credit note.
 import { useState } from 'react';
-import { Badge, Button, Group, Modal, SimpleGrid, Table } from '@mantine/core';
+import { Badge, Button, Group, Modal, SimpleGrid, Table, Text } from '@mantine/core';
 import type { AdminPaymentDto, AdminPaymentsResponse } from '@optionpilot/server/contract';
 import { LabeledValue } from '../../../components/LabeledValue';
 import { formatInr, formatIstDateTime } from '../../../lib/format';
 import { ReviewDialog } from '../payments/ReviewDialog';
+import { RefundDialog } from './RefundDialog';
 import { AdminPage } from '../shared/AdminPage';
 import { Figures } from '../shared/Figures';
 import { FilterSelect } from '../shared/ListControls';
@@ -45,7 +47,7 @@ const METHOD_LABEL: Record<AdminPaymentDto['method'], string> = {
   test: 'Test checkout',
 };
 
-type Action = { row: AdminPaymentDto; kind: 'approved' | 'rejected' | 'view' } | null;
+type Action = { row: AdminPaymentDto; kind: 'approved' | 'rejected' | 'view' | 'refund' } | null;
 
 function PaymentView({ row, onClose }: { row: AdminPaymentDto; onClose: () => void }) {
   return (
@@ -59,6 +61,7 @@ function PaymentView({ row, onClose }: { row: AdminPaymentDto; onClose: () => vo
         <LabeledValue label="UTR number" value={row.utrNumber ?? '—'} />
         <LabeledValue label="Plan" value={row.planCode ?? '—'} />
         <LabeledValue label="Date" value={formatIstDateTime(row.at)} />
+        <LabeledValue label="Refunded" value={formatInr(row.refundedPaise)} />
       </SimpleGrid>
     </Modal>
   );
@@ -120,7 +123,14 @@ export function RevenuePage() {
                     <UserCell user={row.user} />
                   </Table.Td>
                   <Table.Td>{METHOD_LABEL[row.method]}</Table.Td>
-                  <Table.Td>{formatInr(row.amountPaise)}</Table.Td>
+                  <Table.Td>
+                    {formatInr(row.amountPaise)}
+                    {row.refundedPaise > 0 && (
+                      <Text size="xs" c="dimmed">
+                        {formatInr(row.refundedPaise)} refunded
+                      </Text>
+                    )}
+                  </Table.Td>
                   <Table.Td>
                     <Badge variant="light" color={STATUS_COLOR[row.status]}>
                       {row.status}
@@ -147,6 +157,18 @@ export function RevenuePage() {
                           </Button>
                         </>
                       )}
+                      {row.paymentId !== null &&
+                        row.status === 'approved' &&
+                        row.refundedPaise < row.amountPaise && (
+                          <Button
+                            size="xs"
+                            color="red"
+                            variant="subtle"
+                            onClick={() => setAction({ row, kind: 'refund' })}
+                          >
+                            Refund
+                          </Button>
+                        )}
                       <Button size="xs" variant="default" onClick={() => setAction({ row, kind: 'view' })}>
                         View
                       </Button>
@@ -160,24 +182,34 @@ export function RevenuePage() {
       )}
       <Pager info={data} onPage={list.setPage} />
       {action?.kind === 'view' && <PaymentView row={action.row} onClose={() => setAction(null)} />}
-      {action && action.kind !== 'view' && action.row.paymentRequestId !== null && (
-        <ReviewDialog
-          target={{
-            id: action.row.paymentRequestId,
-            name: `${action.row.user.firstName} ${action.row.user.lastName}`,
-            email: action.row.user.email,
-            amountPaise: action.row.amountPaise,
-            utrNumber: action.row.utrNumber,
-            createdAt: action.row.at,
-            paymentScreenshot: null,
-          }}
-          initialStatus={action.kind}
+      {action?.kind === 'refund' && action.row.paymentId !== null && (
+        <RefundDialog
+          row={{ ...action.row, paymentId: action.row.paymentId }}
           onClose={(changed) => {
             setAction(null);
             if (changed) reload();
           }}
         />
       )}
+      {(action?.kind === 'approved' || action?.kind === 'rejected') &&
+        action.row.paymentRequestId !== null && (
+          <ReviewDialog
+            target={{
+              id: action.row.paymentRequestId,
+              name: `${action.row.user.firstName} ${action.row.user.lastName}`,
+              email: action.row.user.email,
+              amountPaise: action.row.amountPaise,
+              utrNumber: action.row.utrNumber,
+              createdAt: action.row.at,
+              paymentScreenshot: null,
+            }}
+            initialStatus={action.kind}
+            onClose={(changed) => {
+              setAction(null);
+              if (changed) reload();
+            }}
+          />
+        )}
     </AdminPage>
   );
 }
