@@ -1,10 +1,15 @@
 // A small fake of Razorpay's Orders, Payments and Refunds APIs on a real HTTP port, speaking the documented wire
 // format: Basic auth with key_id:key_secret, JSON bodies, amounts in paise, Razorpay's
-// `{ error: { code, description, field, … } }` refusals. It also plays the checkout: `checkout(orderId)` returns the three fields the browser would receive,
-// signed hex(hmac_sha256(order_id + "|" + payment_id, key_secret)). Used to test the server's own client end to end.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+// `{ error: { code, description, field, … } }` refusals. It also plays the checkout: `checkout(orderId)` returns
+// the three fields the browser would receive, signed hex(hmac_sha256(order_id + "|" + payment_id, key_secret)),
+// and `GET /checkout.js` + `POST /checkout/pay` let a real browser do the same. `webhooks(target)` sends Razorpay's
+// webhook deliveries. Used to test the server's own client end to end.
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { checkoutScript } from './checkoutScript';
+import { entityId } from './ids';
+import { createWebhookSender, type FakeWebhookSender } from './webhooks';
 
 export interface FakeOrder {
   id: string;
@@ -57,11 +62,13 @@ export interface FakeCheckout {
 export interface FakeRazorpay {
   /** base URL to pass as the client's `baseUrl` (no trailing slash) */
   url: string;
+  /** the fake Checkout script (`${url}/checkout.js`), for RAZORPAY_CHECKOUT_URL */
+  checkoutUrl: string;
   keyId: string;
   keySecret: string;
   /** orders created so far, by id */
   orders: Map<string, FakeOrder>;
-  /** payments made through `checkout`, by id (tests may alter one to play a mismatch) */
+  /** payments made through `checkout` or the browser's Pay, by id (tests may alter one to play a mismatch) */
   payments: Map<string, FakePayment>;
   refunds: FakeRefund[];
   /** every request seen: method, path, authorization header present and valid */
@@ -70,16 +77,17 @@ export interface FakeRazorpay {
   failNext(status: number, count?: number): void;
   /** completes a payment for `orderId` as Checkout would and returns the handler's three fields */
   checkout(orderId: string): FakeCheckout;
+  /** a sender of webhook deliveries to `url` (the server's `/api/payment/webhook`), signed with `secret` */
+  webhooks(target: { url: string; secret: string }): FakeWebhookSender;
   close(): Promise<void>;
 }
 
-const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-function entityId(prefix: string): string {
-  let id = '';
-  for (const b of randomBytes(14)) id += ALPHANUMERIC[b % ALPHANUMERIC.length];
-  return `${prefix}_${id}`;
-}
+// The browser calls /checkout/pay from the app's origin with a JSON body, so it preflights.
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'POST',
+  'access-control-allow-headers': 'content-type',
+};
 
 function send(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' });
@@ -124,12 +132,76 @@ export async function startFakeRazorpay(
   const payments = new Map<string, FakePayment>();
   const refunds: FakeRefund[] = [];
   const requests: FakeRazorpay['requests'] = [];
+  const accountId = entityId('acc');
+  let url = '';
   let failures: { status: number; count: number } | null = null;
+
+  // The one way a payment is made, for `checkout()` and the browser's Pay: a captured payment on a paid order.
+  const completePayment = (orderId: string): FakeCheckout | null => {
+    const order = orders.get(orderId);
+    if (!order) return null;
+    const paymentId = entityId('pay');
+    order.status = 'paid';
+    order.attempts += 1;
+    order.amount_paid = order.amount;
+    order.amount_due = 0;
+    payments.set(paymentId, {
+      id: paymentId,
+      entity: 'payment',
+      amount: order.amount,
+      currency: order.currency,
+      status: 'captured',
+      order_id: orderId,
+      method: 'upi',
+      captured: true,
+      amount_refunded: 0,
+      refund_status: null,
+      created_at: Math.floor(Date.now() / 1000),
+    });
+    return {
+      razorpay_payment_id: paymentId,
+      razorpay_order_id: orderId,
+      razorpay_signature: createHmac('sha256', keySecret).update(`${orderId}|${paymentId}`).digest('hex'),
+    };
+  };
+
+  // Checkout's browser side: no Basic auth (the page holds only the key id); CORS for the app's origin.
+  const handleCheckout = async (req: IncomingMessage, res: ServerResponse, path: string) => {
+    if (path === '/checkout.js') {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'Method not allowed');
+      // Pay must post to the origin the browser loaded the script from (127.0.0.1 vs localhost matters to CSP).
+      const host = req.headers.host;
+      const origin = host && /^[\w.-]+(:\d+)?$/.test(host) ? `http://${host}` : url;
+      res.writeHead(200, {
+        'content-type': 'application/javascript; charset=utf-8',
+        'cache-control': 'no-store',
+        'access-control-allow-origin': '*',
+      });
+      return res.end(req.method === 'HEAD' ? undefined : checkoutScript(origin));
+    }
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, { ...CORS, 'access-control-max-age': '600' });
+      return res.end();
+    }
+    res.setHeader('access-control-allow-origin', '*');
+    if (req.method !== 'POST') return refuse(res, 405, 'Method not allowed');
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(await readBody(req)) as Record<string, unknown>;
+    } catch {
+      return refuse(res, 400, 'The request body is not valid JSON');
+    }
+    if (typeof body.key !== 'string' || !sameText(body.key, keyId))
+      return refuse(res, 400, 'The api key provided is invalid', 'key');
+    const paid = typeof body.order_id === 'string' ? completePayment(body.order_id) : null;
+    return paid ? send(res, 200, paid) : refuse(res, 400, 'The id provided does not exist', 'order_id');
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', 'http://fake').pathname;
     const authorized = sameText(req.headers.authorization ?? '', expectedAuth);
     requests.push({ method: req.method ?? '', path, authorized });
+    if (path === '/checkout.js' || path === '/checkout/pay') return handleCheckout(req, res, path);
     if (!authorized) return refuse(res, 401, 'Authentication failed');
 
     if (req.method === 'POST' && path === '/v1/orders') {
@@ -233,9 +305,11 @@ export async function startFakeRazorpay(
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  url = `http://127.0.0.1:${port}`;
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
+    checkoutUrl: `${url}/checkout.js`,
     keyId,
     keySecret,
     orders,
@@ -246,32 +320,11 @@ export async function startFakeRazorpay(
       failures = { status, count };
     },
     checkout(orderId) {
-      const order = orders.get(orderId);
-      if (!order) throw new Error(`fake razorpay: no order ${orderId}`);
-      const paymentId = entityId('pay');
-      order.status = 'paid';
-      order.attempts += 1;
-      order.amount_paid = order.amount;
-      order.amount_due = 0;
-      payments.set(paymentId, {
-        id: paymentId,
-        entity: 'payment',
-        amount: order.amount,
-        currency: order.currency,
-        status: 'captured',
-        order_id: orderId,
-        method: 'upi',
-        captured: true,
-        amount_refunded: 0,
-        refund_status: null,
-        created_at: Math.floor(Date.now() / 1000),
-      });
-      return {
-        razorpay_payment_id: paymentId,
-        razorpay_order_id: orderId,
-        razorpay_signature: createHmac('sha256', keySecret).update(`${orderId}|${paymentId}`).digest('hex'),
-      };
+      const paid = completePayment(orderId);
+      if (!paid) throw new Error(`fake razorpay: no order ${orderId}`);
+      return paid;
     },
+    webhooks: (target) => createWebhookSender({ accountId, orders, payments, refunds }, target),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
