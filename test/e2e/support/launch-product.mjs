@@ -60,6 +60,11 @@ for (const name of [
 ]) {
   delete env[name];
 }
+// A spec that means to run live mode against a fake says so explicitly: `E2E_RAZORPAY_*` becomes `RAZORPAY_*`
+// (only names the spec set, never the shell's own RAZORPAY_* above).
+for (const [name, value] of Object.entries(process.env)) {
+  if (name.startsWith('E2E_RAZORPAY_') && value) env[name.slice('E2E_'.length)] = value;
+}
 
 const child = spawn(process.execPath, ['--enable-source-maps', SERVER], { cwd: ROOT, env, stdio: 'inherit' });
 

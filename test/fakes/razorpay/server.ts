@@ -123,7 +123,8 @@ function sameText(a: string, b: string): boolean {
 
 /** Starts the fake on 127.0.0.1 and an ephemeral port. */
 export async function startFakeRazorpay(
-  options: { keyId?: string; keySecret?: string } = {},
+  /** `port`: a fixed one for a server configured before the fake starts (end-to-end runs); default ephemeral */
+  options: { keyId?: string; keySecret?: string; port?: number } = {},
 ): Promise<FakeRazorpay> {
   const keyId = options.keyId ?? 'rzp_test_FakeKey1234';
   const keySecret = options.keySecret ?? 'fake_key_secret_0123456789';
@@ -303,7 +304,7 @@ export async function startFakeRazorpay(
       refuse(res, 500, err instanceof Error ? err.message : 'fake failure');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   url = `http://127.0.0.1:${port}`;
 
