@@ -35,6 +35,7 @@ import * as paymentOrdersBuyer from './20261124000700_payment_orders_buyer';
 import * as strategyChoice from './20261124000800_strategy_choice';
 import * as engineState from './20261124000801_engine_state';
 import * as refunds from './20261124001000_refunds';
+import * as renewalReminders from './20261124001100_renewal_reminders';
 
 export interface NamedMigration {
   readonly name: string;
@@ -75,6 +76,7 @@ export const migrations: readonly NamedMigration[] = [
   { name: '20261124000800_strategy_choice', ...strategyChoice },
   { name: '20261124000801_engine_state', ...engineState },
   { name: '20261124001000_refunds', ...refunds },
+  { name: '20261124001100_renewal_reminders', ...renewalReminders },
 ];
 
 /** A Knex `MigrationSource` over the static list above. */

@@ -18,6 +18,8 @@ describe.each(testDialects())('subscription expiry (%s)', (dialect) => {
     clock,
     logger: createLogger({ level: 'silent' }),
     realtime: { toAdmins: (event: string) => published.push(event) } as never,
+    mailer: null,
+    config: { publicUrl: 'https://trade.example.in' },
   });
 
   async function subscriber(email: string, endAt: number) {

@@ -1,10 +1,11 @@
-// Active → expired at the end date. The work is derived from the database (every active subscription whose end
+// Active → expired at the end date (and, in the same job, renewal reminders: renewalReminders.ts). The work is derived from the database (every active subscription whose end
 // has passed), so a run after a restart or a missed tick catches up with everything due; running it twice changes
 // nothing the second time. Each transition is audited; the trading engine hears of it after the commit (the bot
 // takes no new entries for the user, open positions are still managed to their exits by the engine).
 import type { Deps } from '../deps';
 import type { LogRow } from '../db';
 import { announceAudit, recordAudit } from '../services/audit';
+import { sendDueReminders } from './renewalReminders';
 
 type JobDeps = Pick<Deps, 'db' | 'clock' | 'logger' | 'realtime'>;
 
@@ -57,11 +58,11 @@ export async function expireDueSubscriptions(props: {
 }
 
 /**
- * Runs the expiry once now (catching up on anything missed while the server was down) and then every
- * `intervalMs`. Returns a stop function for shutdown.
+ * Runs the expiry and the renewal reminders once now (catching up on anything missed while the server was down)
+ * and then every `intervalMs`; a failure of one never skips the other. Returns a stop function for shutdown.
  */
 export function startSubscriptionJobs(props: {
-  deps: JobDeps;
+  deps: JobDeps & Parameters<typeof sendDueReminders>[0]['deps'];
   onUserChanged: (userId: number) => Promise<void>;
   intervalMs?: number;
 }): { ready: Promise<void>; stop: () => void } {
@@ -70,6 +71,11 @@ export function startSubscriptionJobs(props: {
       await expireDueSubscriptions(props);
     } catch (err) {
       props.deps.logger.error({ err }, 'subscription expiry run failed');
+    }
+    try {
+      await sendDueReminders({ deps: props.deps });
+    } catch (err) {
+      props.deps.logger.error({ err }, 'renewal reminder run failed');
     }
   };
   const ready = run();
