@@ -3,7 +3,7 @@
 // which stop). A virtual clock (engine's VirtualTime) instead of a fast real clock because the case needs to place
 // a price at a precise instant relative to candle closes. Covers: a paper trade for an eligible user; none when
 // trading is paused globally or the side is disabled; an admin pause over HTTP that stops entries at once while the
-// open position still exits; restart of a server on the same DATA_DIR keeps the stop and
+// open position still exits; an expired subscription (no new entry, the open position exits); restart of a server on the same DATA_DIR keeps the stop and
 // high-water mark and still exits at the stop.
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -11,8 +11,10 @@ import {
   listSignals,
   listTrades,
   setAdminControl,
+  updateUser,
   type TradeRow,
 } from '@optionpilot/server/db/index';
+import { expireDueSubscriptions } from '@optionpilot/server/subscriptions/expiry';
 import { signInFirstAdmin } from '@optionpilot/server/testing/admin';
 import { jsonClient } from '@optionpilot/server/testing/server';
 import {
@@ -136,6 +138,34 @@ describe('trading loop on a scripted feed', () => {
     const open = h.server.deps.trading.openPositions().map((p) => p.accountId);
     expect(open.sort()).toEqual([String(first), String(second)].sort());
     expect(await listTrades(knex, { userId: second })).toHaveLength(1);
+  });
+
+  it('an expired subscription takes no new entry while its open position still exits at the stop', async () => {
+    const h = await startHarness(dataDir(), T0 - 1_000, 100);
+    const knex = h.server.deps.db.knex;
+    const trader = await addUser(h, 'lapsing', true);
+    await callSetup(h);
+    expect(h.server.deps.trading.openPositions().map((p) => p.accountId)).toEqual([String(trader)]);
+
+    // The end date passes; the subscription job's next run (here called directly) expires it and tells trading.
+    await updateUser(knex, trader, { subscription_end_at: h.server.deps.clock.now() - 60_000 });
+    const expired = await expireDueSubscriptions({
+      deps: h.server.deps,
+      onUserChanged: (id) => h.server.deps.trading.onUserChanged(id),
+    });
+    expect(expired).toEqual([trader]);
+    expect(await h.server.deps.trading.botStatus(trader)).toMatchObject({
+      isRunning: false,
+      reason: expect.stringMatching(/subscription/i),
+    });
+
+    await callSetup(h, 10, 24_100);
+    expect(await listTrades(knex, { userId: trader })).toHaveLength(1);
+    // Still managed to its exit: below the stop (entry 100.05 − 20) it closes.
+    await h.premium(79);
+    const [exited] = await listTrades(knex, { userId: trader });
+    expect(exited).toMatchObject({ status: 'closed', exit_reason: 'stop_loss' });
+    expect(h.server.deps.trading.openPositions()).toEqual([]);
   });
 
   it('does not trade a CALL setup while CALL is disabled', async () => {
