@@ -123,11 +123,13 @@ export const envSchema = z.object({
     .string()
     .min(3, 'must be an address like "OptionPilot <no-reply@example.com>"')
     .default('OptionPilot <no-reply@optionpilot.local>'),
-  /** Market feed: `sim`, `replay:<file>` or a broker feed name. */
+  /** Market feed: `sim`, `replay:<file>`, or a broker's live feed: `kite` (Kite Ticker) or `upstox` (feed v3). */
   FEED: z
     .string()
-    .regex(/^(sim|replay:.+|[a-z]+)$/, 'must be sim, replay:<file> or a broker feed name')
+    .regex(/^(sim|replay:.+|kite|upstox)$/, 'must be sim, replay:<file>, kite or upstox')
     .default('sim'),
+  /** With a broker feed: the e-mail of the account whose broker session the feed uses (the operator's own). */
+  FEED_ACCOUNT: z.email('must be the e-mail address of a user account').optional(),
   /** Speed factor of the simulated market's virtual clock. */
   SIM_SPEED: z.coerce
     .number({ error: 'must be a number' })
@@ -268,6 +270,8 @@ export interface Config {
   resetLinkInResponse: boolean;
   mailFrom: string;
   feed: string;
+  /** the market-data account of a broker feed (FEED_ACCOUNT) */
+  feedAccount: string | undefined;
   simSpeed: number;
   simSeed: number | undefined;
   simSession: 'always' | 'market';
@@ -329,6 +333,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid configuration:\n  RAZORPAY_KEY_SECRET: RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET must be set together (or both unset for test mode)',
     );
   }
+  if ((e.FEED === 'kite' || e.FEED === 'upstox') && !e.FEED_ACCOUNT) {
+    throw new ConfigError(
+      `Invalid configuration:\n  FEED_ACCOUNT: FEED=${e.FEED} needs the e-mail of the account whose ${e.FEED === 'kite' ? 'Zerodha' : 'Upstox'} session streams the market`,
+    );
+  }
   const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
   return {
     nodeEnv: e.NODE_ENV,
@@ -352,6 +361,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : ['true', '1', 'yes'].includes(e.RESET_LINK_IN_RESPONSE)),
     mailFrom: e.MAIL_FROM,
     feed: e.FEED,
+    feedAccount: e.FEED_ACCOUNT?.toLowerCase(),
     simSpeed: e.SIM_SPEED,
     simSeed: e.SIM_SEED,
     simSession: e.SIM_SESSION,

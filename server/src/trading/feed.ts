@@ -4,9 +4,9 @@
 //   first timestamp, so candles and signals fall where they fell that day. Recordings carry no option prices: the
 //   engine's replay feed quotes options with Black–Scholes from the index (ATM IV 14 %, skew, r 6.5 %; see
 //   engine/src/feeds/README.md), the same model the simulation uses.
-// Broker feeds are refused with a clear message until the broker integration ships them.
+// - `kite` / `upstox`: the broker's live feed over the FEED_ACCOUNT's session (brokerFeed.ts), on the real clock.
 import { resolve } from 'node:path';
-import type { SchedulerLike } from 'rxjs';
+import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import {
   createReplayFeed,
   createScaledScheduler,
@@ -14,7 +14,11 @@ import {
   type FeedSource,
 } from '@optionpilot/engine';
 import { readReplayFile } from '@optionpilot/engine/feeds/readReplayFile';
+import type { BrokerType } from '../brokers/types';
 import type { MarketContext } from './market';
+
+/** FEED values that are broker feeds, and the broker each streams from. */
+export const BROKER_FEEDS: Readonly<Record<string, BrokerType>> = { kite: 'zerodha', upstox: 'upstox' };
 
 /** A feed that cannot be built from the configuration. */
 export class FeedConfigError extends Error {
@@ -41,6 +45,8 @@ export async function createConfiguredFeed(props: {
   resume?: { time: number; price: number };
   /** logs what a replay file's rows did not deliver (out-of-order rows dropped) */
   warn?: (message: string) => void;
+  /** builds a broker's live feed (FEED=kite | upstox); without it broker feeds are refused */
+  brokerFeed?: (broker: BrokerType) => Promise<FeedSource>;
 }): Promise<ConfiguredFeed> {
   const { feed, market } = props;
   // Contracts stop trading at their expiry day's close on the exchange calendar, whatever SIM_SESSION says.
@@ -80,7 +86,11 @@ export async function createConfiguredFeed(props: {
     const scheduler = props.scheduler ?? createScaledScheduler({ speed: props.speed, startAt: first.time });
     return { source: createReplayFeed({ ticks, scheduler, quotes }), scheduler };
   }
+  const broker = BROKER_FEEDS[feed];
+  if (broker !== undefined && props.brokerFeed !== undefined) {
+    return { source: await props.brokerFeed(broker), scheduler: props.scheduler ?? asyncScheduler };
+  }
   throw new FeedConfigError(
-    `FEED=${feed}: broker feeds arrive with the broker integration; use FEED=sim or FEED=replay:<file>`,
+    `FEED=${feed}: not a feed this server can run; use sim, replay:<file>, kite or upstox`,
   );
 }

@@ -28,6 +28,8 @@ import { createBrokerSessions } from './brokerSessions';
 import type { TradingService } from './api';
 import { defaultControls, loadStrategySet, type StrategySet } from './controls';
 import { createEventPublisher } from './eventPublisher';
+import type { InstrumentService } from '../brokers/instruments/service';
+import { buildBrokerFeed, type SessionFeed } from './brokerFeed';
 import { createConfiguredFeed } from './feed';
 import { createMarketContext, squareOffInstant, type MarketContext } from './market';
 import { CANDLE_INTERVALS, createMarketView, type CandleInterval, type MarketView } from './marketView';
@@ -71,6 +73,8 @@ export interface TradingServiceOptions {
 interface Running {
   readonly runtime: TradingRuntime;
   readonly feed: FeedSource;
+  /** FEED=kite | upstox: the session feed and its instrument master (refreshed daily) */
+  readonly brokerFeed: { feed: SessionFeed; instruments: InstrumentService } | undefined;
   readonly scheduler: SchedulerLike;
   readonly market: MarketContext;
   readonly view: MarketView;
@@ -151,6 +155,7 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
     for (const warning of market.warnings) log.warn(warning);
     const context = market;
     const seed = config.simSeed ?? Math.floor(Math.random() * 2 ** 31);
+    let brokerFeed: Running['brokerFeed'];
     const resume =
       config.feed === 'sim'
         ? await readEngineState<{ time: number; price: number }>(knex, SIM_STATE_KEY)
@@ -165,6 +170,20 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
             ...(options.scheduler === undefined ? {} : { scheduler: options.scheduler }),
             ...(resume === undefined ? {} : { resume }),
             warn: (message) => log.warn(message),
+            brokerFeed: async (broker) => {
+              brokerFeed = await buildBrokerFeed({
+                broker,
+                registry: options.brokers,
+                sessions,
+                db,
+                feedAccount: config.feedAccount ?? '',
+                dataDir: config.dataDir,
+                now: () => clock.now(),
+                logger: log,
+                engine: context.expiries,
+              });
+              return brokerFeed.feed;
+            },
           })
         : { source: options.feed, scheduler: options.scheduler ?? realtime };
     const { source: feed, scheduler } = configured;
@@ -253,7 +272,7 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
         reloadControls().catch((err: unknown) => log.error({ err }, 'controls reload failed'));
       }),
     );
-    live = { runtime, feed, scheduler, market: context, view, subscriptions };
+    live = { runtime, feed, brokerFeed, scheduler, market: context, view, subscriptions };
     runtime.start();
     feed.start();
     runtime.resumeExits();
@@ -282,6 +301,7 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
     if (running === undefined) return;
     live = undefined;
     running.feed.stop();
+    running.brokerFeed?.instruments.stop();
     running.subscriptions.unsubscribe();
     // Work already in flight (a fan-out, an exit) finishes against the database before it closes. A database
     // that is already gone must not stop the shutdown: what could not be written is logged.
@@ -336,6 +356,8 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
     botStatus,
     async onUserChanged(userId) {
       await sessions.refresh(userId);
+      // The market-data account may have just logged in (or out): the broker feed looks again at once.
+      await live?.brokerFeed?.feed.refresh();
       const [candidate] = await listTradingCandidates(knex, [userId]);
       if (candidate !== undefined && live !== undefined) {
         live.runtime.configureAccount(String(userId), candidate.settings.max_daily_loss_paise / 100);

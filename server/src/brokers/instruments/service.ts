@@ -20,7 +20,8 @@ export interface InstrumentService {
 }
 
 export interface InstrumentServiceOptions {
-  registry: BrokerRegistry;
+  /** the brokers whose masters are kept (the trading service passes only its feed's broker) */
+  registry: Pick<BrokerRegistry, 'get' | 'modules'>;
   dataDir: string;
   now: () => number;
   /** the server's pino logger fits; only structured calls are made */
