@@ -1,7 +1,8 @@
 // One signal, two traders, through the real server: one has chosen Live and holds a valid Zerodha session (at the
 // Kite fake), the other trades paper. The live trader's entry is a real adapter order at the fake, tagged with the
 // algo id, recorded with broker 'zerodha' and a live trade; the paper trader's goes to the paper broker. Before the
-// live session is known to the runtime, the same trader enters on paper.
+// live session is known to the runtime, the same trader enters on paper. On a simulated market (FEED=sim) nothing
+// reaches the broker at all.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox, loadOrCreateKey } from '../../server/src/crypto';
 import {
@@ -63,11 +64,17 @@ describe('live trading through the Zerodha adapter', () => {
   }
 
   it('sends the live trader a real order at the broker and the paper trader a paper fill, on one signal', async () => {
-    const h = await startHarness(dataDir(), T0 - 1_000, 100, {
-      KITE_API_ROOT: fake.url,
-      KITE_LOGIN_URL: `${fake.url}/connect/login`,
-      KITE_WS_ROOT: fake.wsUrl,
-    });
+    const h = await startHarness(
+      dataDir(),
+      T0 - 1_000,
+      100,
+      {
+        KITE_API_ROOT: fake.url,
+        KITE_LOGIN_URL: `${fake.url}/connect/login`,
+        KITE_WS_ROOT: fake.wsUrl,
+      },
+      true,
+    );
     const live = await addUser(h, 'live', true);
     const paper = await addUser(h, 'paper', true);
     await connectLive(h, live);
@@ -92,5 +99,25 @@ describe('live trading through the Zerodha adapter', () => {
     expect((await listOrders(knex, { userId: paper })).map((o) => o.broker)).toEqual(['paper']);
     const [paperTrade] = await listTrades(knex, { userId: paper });
     expect(paperTrade).toMatchObject({ status: 'open', paper: true });
+  });
+
+  it('sends nothing to the broker on a simulated market: the Live trader trades paper', async () => {
+    const h = await startHarness(dataDir(), T0 - 1_000, 100, {
+      KITE_API_ROOT: fake.url,
+      KITE_LOGIN_URL: `${fake.url}/connect/login`,
+      KITE_WS_ROOT: fake.wsUrl,
+    });
+    const live = await addUser(h, 'live-on-sim', true);
+    await connectLive(h, live);
+    await h.server.deps.trading.onUserChanged(live);
+    expect((await h.server.deps.trading.botStatus(live)).mode).toBe('paper');
+
+    const before = fake.placeRequests;
+    await callSetup(h);
+    await h.server.deps.trading.idle();
+    expect(fake.placeRequests).toBe(before);
+    const knex = h.server.deps.db.knex;
+    expect((await listOrders(knex, { userId: live })).map((o) => o.broker)).toEqual(['paper']);
+    expect((await listTrades(knex, { userId: live }))[0]).toMatchObject({ paper: true });
   });
 });

@@ -13,10 +13,13 @@ import { loadConfig } from '@optionpilot/server/config';
 import { createLogger } from '@optionpilot/server/logger';
 import { insertUser, saveTradingSettings, updateUser } from '@optionpilot/server/db/index';
 
-/** A FeedSource whose index ticks and option premiums the test sets. Quotes go to every subscribed symbol. */
+/**
+ * A FeedSource whose index ticks and option premiums the test sets. Quotes go to every subscribed symbol.
+ * `simulated: false` makes it stand in for a broker's live feed (live-broker tests: real orders at the fakes).
+ */
 export class ScriptedFeed implements FeedSource {
-  readonly kind = 'sim';
-  readonly simulated = true;
+  readonly kind: string;
+  readonly simulated: boolean;
   private readonly tickSubject = new Subject<Tick>();
   private readonly quoteSubject = new Subject<Quote>();
   readonly ticks$ = this.tickSubject.asObservable();
@@ -26,8 +29,10 @@ export class ScriptedFeed implements FeedSource {
   private premium: number;
   private time = 0;
 
-  constructor(premium: number) {
+  constructor(premium: number, live = false) {
     this.premium = premium;
+    this.kind = live ? 'zerodha' : 'sim';
+    this.simulated = !live;
   }
 
   subscribe(symbol: string): void {
@@ -84,6 +89,8 @@ export async function startHarness(
   startAt: number,
   premium: number,
   env: Record<string, string> = {},
+  /** the feed stands in for a broker's live feed, so Live traders send real orders (at the fakes) */
+  liveFeed = false,
 ): Promise<Harness> {
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -96,7 +103,7 @@ export async function startHarness(
     ...env,
   });
   const time = new VirtualTime(startAt);
-  const feed = new ScriptedFeed(premium);
+  const feed = new ScriptedFeed(premium, liveFeed);
   const server = await startServer(config, {
     logger: createLogger({ level: 'silent' }),
     trading: { feed, scheduler: time.scheduler },

@@ -34,12 +34,14 @@ describe.each(testDialects())('accounts directory (%s)', (dialect: Dialect) => {
   };
 
   const liveKeys = new Map<number, string>();
+  let liveMarket = true;
   const directory = () =>
     createAccountDirectory({
       liveSession: (userId) => {
         const key = liveKeys.get(userId);
         return key === undefined ? undefined : { key };
       },
+      liveMarket: () => liveMarket,
       db: { knex: db(), dialect },
       config: { simSession: 'always' },
       clock: createManualClock(NOW),
@@ -129,6 +131,10 @@ describe.each(testDialects())('accounts directory (%s)', (dialect: Dialect) => {
     expect(await mine()).toMatchObject({ paper: true, brokerKey: 'paper' });
     liveKeys.set(id, 'zerodha:AB1234:1:2');
     expect(await mine()).toMatchObject({ paper: false, brokerKey: 'zerodha:AB1234:1:2' });
+    // On a simulated or replayed market nobody's order is real.
+    liveMarket = false;
+    expect(await mine()).toMatchObject({ paper: true, brokerKey: 'paper' });
+    liveMarket = true;
     // A paper trader with a valid session stays on paper.
     await saveTradingSettings(db(), id, { mode: 'paper' });
     expect(await mine()).toMatchObject({ paper: true, brokerKey: 'paper' });

@@ -27,6 +27,8 @@ export interface AccountDirectoryOptions {
   readonly runtime: () => TradingRuntime | undefined;
   /** the user's valid live broker session now, by its key (brokerSessions.ts); none: every account trades paper */
   readonly liveSession?: (userId: number) => { readonly key: string } | undefined;
+  /** whether the running feed carries live exchange prices; false (sim, replay, stopped): every account is paper */
+  readonly liveMarket?: () => boolean;
 }
 
 /** The accounts port and the per-user verdict behind it. */
@@ -46,6 +48,7 @@ export interface AccountDirectory extends AccountsPort {
 export function createAccountDirectory(options: AccountDirectoryOptions): AccountDirectory {
   const { db } = options;
   const liveSession = options.liveSession ?? (() => undefined);
+  const liveMarket = options.liveMarket ?? (() => false);
 
   function strategyOf(candidate: TradingCandidate): string {
     const chosen = candidate.trading.strategy_id;
@@ -77,6 +80,7 @@ export function createAccountDirectory(options: AccountDirectoryOptions): Accoun
         putEnabled: strategy?.params.putEnabled ?? false,
       },
       brokerSessionValid: liveSession(candidate.user.id) !== undefined,
+      liveMarket: liveMarket(),
       marketOpen: options.market()?.calendar.isInSession(time) ?? false,
       enforceTradingHours: options.config.simSession === 'market',
       istTime: formatHhMm(toIstParts(time).minuteOfDay),

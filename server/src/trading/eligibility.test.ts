@@ -11,6 +11,7 @@ function input(overrides: Partial<EligibilityInput> = {}): EligibilityInput {
     trading: { bot_enabled: true, mode: 'paper' },
     global: { tradingEnabled: true, callEnabled: true, putEnabled: true },
     brokerSessionValid: false,
+    liveMarket: true,
     marketOpen: true,
     enforceTradingHours: false,
     istTime: '10:30',
@@ -101,5 +102,12 @@ describe('evaluateEligibility', () => {
       evaluateEligibility(input({ trading: { bot_enabled: true, mode: 'live' }, brokerSessionValid: true }))
         .mode,
     ).toBe('live');
+  });
+
+  it('never trades live on simulated or replayed prices, whatever the trader chose', () => {
+    const verdict = evaluateEligibility(
+      input({ trading: { bot_enabled: true, mode: 'live' }, brokerSessionValid: true, liveMarket: false }),
+    );
+    expect(verdict).toMatchObject({ eligible: true, mode: 'paper' });
   });
 });

@@ -15,8 +15,13 @@ export interface EligibilityInput {
   settings: Pick<UserSettingsRow, 'auto_trading' | 'trading_start' | 'trading_end'>;
   trading: Pick<TradingSettingsRow, 'bot_enabled' | 'mode'>;
   global: { tradingEnabled: boolean; callEnabled: boolean; putEnabled: boolean };
-  /** a valid broker session today; no live broker is connected yet, so every account trades on paper */
+  /** the user has a valid broker session today */
   brokerSessionValid: boolean;
+  /**
+   * the market feed carries the exchange's live prices (FEED=kite | upstox). On simulated or replayed prices no
+   * real order is ever sent: a trader who chose Live trades paper until the feed is live.
+   */
+  liveMarket: boolean;
   /** the market is in session (always true in `SIM_SESSION=always`) */
   marketOpen: boolean;
   /**
@@ -35,7 +40,7 @@ export interface EligibilityInput {
 export interface Eligibility {
   /** true when a signal of `side` (or any signal, without a side) would be traded for this user now */
   eligible: boolean;
-  /** paper until a broker session is valid and the user chose live */
+  /** paper unless the user chose live, their broker session is valid and the feed is live */
   mode: 'paper' | 'live';
   /** why not, in words a user understands */
   reason?: string;
@@ -43,7 +48,8 @@ export interface Eligibility {
 
 /** Decides whether a user is traded now; the first failing rule gives the reason. */
 export function evaluateEligibility(input: EligibilityInput): Eligibility {
-  const mode = input.trading.mode === 'live' && input.brokerSessionValid ? 'live' : 'paper';
+  const mode =
+    input.trading.mode === 'live' && input.brokerSessionValid && input.liveMarket ? 'live' : 'paper';
   const no = (reason: string): Eligibility => ({ eligible: false, mode, reason });
   const { user, settings, trading, global } = input;
   if (user.disabled_at !== null) return no('Account disabled');

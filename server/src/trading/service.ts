@@ -105,6 +105,8 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
   });
   const directory = createAccountDirectory({
     liveSession: (userId) => sessions.get(userId, clock.now()),
+    // Real orders only on the exchange's own prices: a simulated or replayed market trades everyone on paper.
+    liveMarket: () => live !== undefined && !live.feed.simulated,
     db,
     config,
     clock,

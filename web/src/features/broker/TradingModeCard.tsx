@@ -51,7 +51,7 @@ export function TradingModeCard({ onChange }: { onChange?: (mode: TradingModeDto
           {mode.mode === 'live' && mode.effectiveMode === 'paper' && (
             <Text size="sm" c="orange">
               {mode.liveAvailable
-                ? 'Live is chosen, but this server still trades your account on paper.'
+                ? 'Live is chosen, but this server runs on simulated or replayed market data, so your trades stay on paper: real orders go out only on a broker’s live feed.'
                 : 'Live is chosen, but your broker session is not valid: trading stays on paper until you reconnect.'}
             </Text>
           )}
