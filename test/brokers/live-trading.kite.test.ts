@@ -2,7 +2,8 @@
 // Kite fake), the other trades paper. The live trader's entry is a real adapter order at the fake, tagged with the
 // algo id, recorded with broker 'zerodha' and a live trade; the paper trader's goes to the paper broker. Before the
 // live session is known to the runtime, the same trader enters on paper. On a simulated market (FEED=sim) nothing
-// reaches the broker at all.
+// reaches the broker at all. A live position's stop rests at the broker (SL, TRIGGER PENDING): OptionPilot's own
+// exit cancels it before selling, and a stop the broker fills by itself closes the trade without another order.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox, loadOrCreateKey } from '../../server/src/crypto';
 import {
@@ -86,15 +87,25 @@ describe('live trading through the Zerodha adapter', () => {
     await h.server.deps.trading.idle();
 
     const knex = h.server.deps.db.knex;
-    expect(fake.placeRequests - before).toBe(1);
-    const [atBroker] = fake.book.all();
+    // The entry, and its stop resting at the broker as soon as the entry filled.
+    expect(fake.placeRequests - before).toBe(2);
+    const [atBroker, stop] = fake.book.all();
     expect(atBroker).toMatchObject({ tradingsymbol: 'NIFTY2610624000CE', transaction_type: 'BUY' });
     expect(atBroker?.tag).toBeTruthy();
+    expect(stop).toMatchObject({
+      tradingsymbol: 'NIFTY2610624000CE',
+      transaction_type: 'SELL',
+      status: 'TRIGGER PENDING',
+    });
     const liveOrders = await listOrders(knex, { userId: live });
-    expect(liveOrders.map((o) => o.broker)).toEqual(['zerodha']);
-    expect(liveOrders[0]?.broker_order_id).toBe(atBroker?.order_id);
+    expect(liveOrders.map((o) => o.broker)).toEqual(['zerodha', 'zerodha']);
+    expect(liveOrders.map((o) => o.broker_order_id).sort()).toEqual(
+      [atBroker?.order_id, stop?.order_id].sort(),
+    );
     const [liveTrade] = await listTrades(knex, { userId: live });
     expect(liveTrade).toMatchObject({ status: 'open', paper: false });
+    // Its trigger is the trade's stop on the tick grid.
+    expect(Math.round((stop?.trigger_price ?? 0) * 100)).toBe(Math.floor(liveTrade!.stop_loss_paise / 5) * 5);
 
     expect((await listOrders(knex, { userId: paper })).map((o) => o.broker)).toEqual(['paper']);
     const [paperTrade] = await listTrades(knex, { userId: paper });
@@ -119,5 +130,55 @@ describe('live trading through the Zerodha adapter', () => {
     const knex = h.server.deps.db.knex;
     expect((await listOrders(knex, { userId: live })).map((o) => o.broker)).toEqual(['paper']);
     expect((await listTrades(knex, { userId: live }))[0]).toMatchObject({ paper: true });
+  });
+
+  /** A live trader with an open position at the fake: its entry filled and its stop resting. */
+  async function openLivePosition(name: string) {
+    const h = await startHarness(
+      dataDir(),
+      T0 - 1_000,
+      100,
+      { KITE_API_ROOT: fake.url, KITE_LOGIN_URL: `${fake.url}/connect/login`, KITE_WS_ROOT: fake.wsUrl },
+      true,
+    );
+    const userId = await addUser(h, name, true);
+    await connectLive(h, userId);
+    await h.server.deps.trading.onUserChanged(userId);
+    const placedBefore = fake.placeRequests;
+    await callSetup(h);
+    await h.server.deps.trading.idle();
+    expect(fake.placeRequests - placedBefore).toBe(2);
+    const mine = fake.book.all().slice(-2);
+    const stop = mine.find((o) => o.transaction_type === 'SELL');
+    expect(stop?.status).toBe('TRIGGER PENDING');
+    return { h, userId, stopId: stop!.order_id };
+  }
+
+  it('an exit decided by OptionPilot takes the resting stop off first, then sells once', async () => {
+    const { h, userId, stopId } = await openLivePosition('live-exit');
+    const placedBefore = fake.placeRequests;
+    await h.premium(79); // below the stop (entry − 20): OptionPilot's own stop exit
+    const [trade] = await listTrades(h.server.deps.db.knex, { userId });
+    expect(trade).toMatchObject({ status: 'closed', exit_reason: 'stop_loss' });
+    expect(fake.book.get(stopId)?.order.status).toBe('CANCELLED');
+    expect(fake.placeRequests - placedBefore).toBe(1);
+    // The one new order is the exit's SELL, filled; the stop it replaced never filled.
+    expect(fake.book.all().at(-1)).toMatchObject({ transaction_type: 'SELL', status: 'COMPLETE' });
+    expect(fake.book.get(stopId)?.order.filled_quantity).toBe(0);
+  });
+
+  it('a stop the broker fills by itself closes the trade on that fill, with no other order', async () => {
+    const { h, userId, stopId } = await openLivePosition('live-broker-stop');
+    const placedBefore = fake.placeRequests;
+    await fake.fill(stopId, 79.5);
+    const knex = h.server.deps.db.knex;
+    const until = Date.now() + 15_000;
+    while ((await listTrades(knex, { userId }))[0]?.status !== 'closed' && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 100));
+      await h.server.deps.trading.idle();
+    }
+    const [trade] = await listTrades(knex, { userId });
+    expect(trade).toMatchObject({ status: 'closed', exit_reason: 'stop_loss', exit_price_paise: 7_950 });
+    expect(fake.placeRequests).toBe(placedBefore);
   });
 });

@@ -3,7 +3,9 @@ import { roundTripCharges } from '../charges/charges';
 import type { ExitInstruction } from '../risk/riskManager';
 import { unrealisedPnl } from '../risk/positionRisk';
 import type { PositionRiskState } from '../risk/positionRisk';
+import type { Order } from '../execution/orderTypes';
 import { averageFill, settledOrders } from './orderFills';
+import { RestingStops } from './restingStops';
 import type { TradingRuntime, TradingRuntimeOptions } from './tradingRuntime';
 import type { CloseReason, TradeOpen } from './types';
 
@@ -17,6 +19,8 @@ interface OpenTrade {
   exiting: boolean;
   /** stop|high|target last written, to skip writes when only the last price moved */
   persistedKey: string;
+  /** what the released resting stop filled before the exit's own SELL (it counts towards the exit) */
+  stopLegs: Order[];
 }
 
 function riskKey(risk: PositionRiskState): string {
@@ -30,24 +34,83 @@ function rupeesToPaisa(value: number): number {
 
 /**
  * Exits: the risk manager's decisions (stop, trailing stop, target, square-off, daily loss, flatten-all) are routed
- * as SELL orders, re-sent while they do not fill, and closed with charges and net P&L once they do.
+ * as SELL orders, re-sent while they do not fill, and closed with charges and net P&L once they do. A live
+ * position's stop also rests at the broker (restingStops.ts); every exit takes it off first.
  */
 export class ExitDesk {
   private readonly open = new Map<string, OpenTrade>();
   private readonly dirty = new Set<string>();
   private readonly retries = new Set<Subscription>();
+  private readonly stops: RestingStops;
 
   constructor(
     private readonly runtime: TradingRuntime,
     private readonly options: TradingRuntimeOptions,
-  ) {}
+  ) {
+    this.stops = new RestingStops({
+      router: runtime.router,
+      scheduler: options.scheduler,
+      tickSize: options.expiries.tickSize,
+      settleTimeoutMs: options.fillTimeoutMs ?? DEFAULT_FILL_TIMEOUT_MS,
+      onFilled: (positionId) => this.stopFilledAtBroker(positionId),
+      warn: (positionId, accountId, message) =>
+        options.events({ kind: 'log', level: 'warn', accountId, message: `trade ${positionId}: ${message}` }),
+    });
+  }
 
-  /** Starts managing a filled entry's trade record (the risk state lives in the risk manager). */
+  /**
+   * Starts managing a filled entry's trade record (the risk state lives in the risk manager); a live entry's stop
+   * goes to rest at the broker at once.
+   */
   adopt(tradeId: string, trade: TradeOpen, exitSeq: number, subscribe: boolean): void {
     if (this.open.has(tradeId)) return;
-    this.open.set(tradeId, { trade, exitSeq, exiting: false, persistedKey: riskKey(trade.risk) });
+    this.open.set(tradeId, {
+      trade,
+      exitSeq,
+      exiting: false,
+      persistedKey: riskKey(trade.risk),
+      stopLegs: [],
+    });
     // An entry has subscribed its symbol already; a position restored after a restart subscribes here.
     if (subscribe) this.runtime.subscribeQuote(trade.symbol);
+    // A restored position's stop is found again by restoreStops(), once the router has its orders back.
+    else if (!trade.paper) {
+      const position = { positionId: tradeId, ...trade };
+      this.runtime.track(
+        `stop of trade ${tradeId}`,
+        this.stops.place(position, trade.risk.stopPrice),
+        trade.accountId,
+      );
+    }
+  }
+
+  /** After a restart (the router's open orders recovered): each live position's resting stop, found or placed. */
+  async restoreStops(): Promise<void> {
+    for (const [tradeId, record] of this.open) {
+      if (record.trade.paper) continue;
+      const position = this.runtime.risk.openPositions().find((p) => p.positionId === tradeId);
+      if (position === undefined) continue;
+      await this.stops.restore(
+        { positionId: tradeId, ...record.trade },
+        position.risk.stopPrice,
+        position.risk.exit === undefined,
+      );
+    }
+  }
+
+  /** The broker filled a resting stop by itself: the trade closes on that fill. */
+  private stopFilledAtBroker(positionId: string): void {
+    const position = this.runtime.risk.openPositions().find((p) => p.positionId === positionId);
+    if (position === undefined) return;
+    this.exit({
+      positionId,
+      accountId: position.accountId,
+      symbol: position.symbol,
+      quantity: position.quantity,
+      reason: position.risk.stopPrice > position.risk.initialStop ? 'TRAILING_STOP' : 'STOP_LOSS',
+      price: position.risk.stopPrice,
+      time: this.options.scheduler.now(),
+    });
   }
 
   trade(tradeId: string): TradeOpen | undefined {
@@ -94,6 +157,7 @@ export class ExitDesk {
   stop(): void {
     for (const retry of this.retries) retry.unsubscribe();
     this.retries.clear();
+    this.stops.stop();
   }
 
   /** Backtests' end of data: every open position closes at its last price, recorded with `reason`. */
@@ -114,6 +178,8 @@ export class ExitDesk {
       if (stopMoved) {
         await this.options.store.saveRisk(id, position.risk);
         record.persistedKey = key;
+        // At most one modify per flush (≈ 1 s) per position: well inside the broker's 10 orders/s.
+        if (position.risk.exit === undefined) await this.stops.move(id, position.risk.stopPrice);
       }
       const markPnl = rupeesToPaisa(unrealisedPnl(position.risk, position.risk.lastPrice, position.quantity));
       this.options.events({
@@ -166,29 +232,35 @@ export class ExitDesk {
     if (record === undefined) return false;
     // The index when the exit was decided, before later ticks move it while the order is in flight.
     const exitIndex = this.runtime.lastIndex;
-    record.exitSeq += 1;
-    const result = await this.runtime.router.submit({
-      intentKey: `${position.positionId}:exit:${record.exitSeq}`,
-      accountId: position.accountId,
-      symbol: position.symbol,
-      side: 'SELL',
-      quantity: position.quantity,
-      type: 'MARKET',
-    });
-    const orders = await settledOrders(
-      this.runtime.router,
-      result.orders.map((o) => o.clientOrderId),
-      this.options.scheduler,
-      this.options.fillTimeoutMs ?? DEFAULT_FILL_TIMEOUT_MS,
-    );
-    const fill = averageFill(orders);
-    if (
-      orders.length === 0 ||
-      fill.quantity !== position.quantity ||
-      orders.some((o) => o.state !== 'FILLED')
-    ) {
-      return false;
+    // A stop resting at the broker comes off first; until the broker confirms, selling could sell twice.
+    if (this.stops.has(position.positionId)) {
+      const released = await this.stops.release(position.positionId);
+      if (released === undefined) return false;
+      record.stopLegs = released.filter((o) => o.filledQty > 0);
     }
+    const remaining = position.quantity - averageFill(record.stopLegs).quantity;
+    let sold: Order[] = [];
+    if (remaining > 0) {
+      record.exitSeq += 1;
+      const result = await this.runtime.router.submit({
+        intentKey: `${position.positionId}:exit:${record.exitSeq}`,
+        accountId: position.accountId,
+        symbol: position.symbol,
+        side: 'SELL',
+        quantity: remaining,
+        type: 'MARKET',
+      });
+      sold = await settledOrders(
+        this.runtime.router,
+        result.orders.map((o) => o.clientOrderId),
+        this.options.scheduler,
+        this.options.fillTimeoutMs ?? DEFAULT_FILL_TIMEOUT_MS,
+      );
+      if (sold.length === 0 || sold.some((o) => o.state !== 'FILLED')) return false;
+    }
+    const orders = [...record.stopLegs, ...sold];
+    const fill = averageFill(orders);
+    if (fill.quantity !== position.quantity) return false;
     const { trade } = record;
     const charges = roundTripCharges(
       {
@@ -205,6 +277,7 @@ export class ExitDesk {
     const followUps = this.runtime.risk.closePosition(position.positionId, fill.price, time, charges);
     this.open.delete(position.positionId);
     this.dirty.delete(position.positionId);
+    this.stops.forget(position.positionId);
     const close = {
       tradeId: position.positionId,
       accountId: position.accountId,

@@ -332,6 +332,79 @@ describe('TradingRuntime: the broker follows the account', () => {
   });
 });
 
+describe('TradingRuntime: stops resting at the broker', () => {
+  /** A live account on a paper broker (which holds stop orders as a broker does). */
+  function liveHarness() {
+    let liveBroker: PaperBroker | undefined;
+    const h = harness({
+      accounts: [{ ...account('live'), paper: false, brokerKey: 'zerodha:AB1234:1' }],
+      brokers: (_id, paper) => {
+        liveBroker = paper() as PaperBroker;
+        return liveBroker;
+      },
+    });
+    return { h, broker: () => liveBroker as PaperBroker };
+  }
+  const stopsOf = (h: Harness) => h.runtime.router.listOrders().filter((o) => o.intentKey.includes(':stop:'));
+
+  it('every exit of a live position takes its resting stop off first: each position is sold exactly once', async () => {
+    const { h, broker } = liveHarness();
+    for (const tick of signalDay().filter((t) => t.time < at('09:18:15'))) await h.push(tick);
+    // A falling market: stops are hit, new signals enter again; the broker re-checks its resting stops each time.
+    for (let t = at('09:18:15'), p = 23_480; t <= at('09:40:00'); t += 15_000, p -= 20) {
+      await h.push({ time: t, price: p, volume: 0 });
+      broker().reevaluate();
+      await h.runtime.idle();
+    }
+    h.runtime.flattenAll();
+    await h.runtime.idle();
+    const opened = h.events.filter((e) => e.kind === 'trade-opened').length;
+    expect(opened).toBeGreaterThan(1);
+    expect(h.events.filter((e) => e.kind === 'trade-closed')).toHaveLength(opened);
+    // One stop per position, each either taken off by the exit that replaced it or the fill that closed it.
+    expect(stopsOf(h)).toHaveLength(opened);
+    expect(
+      stopsOf(h).every((o) => (o.state === 'CANCELLED' && o.filledQty === 0) || o.state === 'FILLED'),
+    ).toBe(true);
+    // Never short: the broker's net position in every contract is flat.
+    const held = await broker().getPositions();
+    expect(held.every((p) => p.quantity === 0)).toBe(true);
+  });
+
+  it('a stop the broker fills by itself closes the trade on that fill, with no SELL of its own', async () => {
+    const { h, broker } = liveHarness();
+    for (const tick of signalDay().filter((t) => t.time <= at('09:17:00'))) await h.push(tick);
+    await h.runtime.idle();
+    const [position] = h.runtime.positions('live');
+    const [stop] = stopsOf(h);
+    expect(stop).toMatchObject({
+      side: 'SELL',
+      type: 'SL-M',
+      state: 'ACCEPTED',
+      quantity: position!.quantity,
+    });
+    // The exchange crosses the stop while OptionPilot sees nothing (as if its feed had stalled).
+    await broker().modifyOrder(stop!.brokerOrderId!, { triggerPrice: 10_000 });
+    await h.runtime.idle();
+    expect(h.runtime.positions('live')).toHaveLength(0);
+    const closed = h.events.filter(
+      (e): e is Extract<RuntimeEvent, { kind: 'trade-closed' }> => e.kind === 'trade-closed',
+    );
+    expect(closed.map((e) => e.close.reason)).toEqual(['STOP_LOSS']);
+    expect(closed[0]?.close.orderIds).toEqual([stop!.clientOrderId]);
+    expect(h.runtime.router.listOrders().some((o) => o.intentKey.includes(':exit:'))).toBe(false);
+    expect((await broker().getPositions()).every((p) => p.quantity === 0)).toBe(true);
+  });
+
+  it('paper positions place no stop order (backtests and paper trading are unchanged)', async () => {
+    const h = harness({ accounts: [account('a')] });
+    for (const tick of signalDay().filter((t) => t.time <= at('09:18:00'))) await h.push(tick);
+    await h.runtime.idle();
+    expect(h.runtime.positions('a')).toHaveLength(1);
+    expect(stopsOf(h)).toEqual([]);
+  });
+});
+
 describe('TradingRuntime: feed faults', () => {
   it('a stalled feed executes no signal while the square-off still exits the open position on the clock', async () => {
     const h = harness({ accounts: [account('a')] });

@@ -304,6 +304,17 @@ export class TradingRuntime {
     }
   }
 
+  /**
+   * After a restart (call after `start`, before `resumeExits`): brings back the orders that were open, finds each
+   * live position's stop resting at the broker (or places it again) and asks the brokers where every recovered
+   * order stands, so a stop that filled while the process was down closes its trade.
+   */
+  async recoverOrders(): Promise<void> {
+    await this.router.recover();
+    await this.exits.restoreStops();
+    await this.router.reconcile();
+  }
+
   /** Sends again the exits that were in flight when the process stopped (call after `start`). */
   resumeExits(): void {
     this.exits.resume(this.options.scheduler.now());

@@ -277,6 +277,8 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
     live = { runtime, feed, brokerFeed, scheduler, market: context, view, subscriptions };
     runtime.start();
     feed.start();
+    // Stops resting at brokers are found again before any exit in flight is sent again (it takes them off first).
+    await runtime.recoverOrders();
     runtime.resumeExits();
     log.info(
       {

@@ -151,7 +151,9 @@ function place(
   const answer = (): void => sendJson(res, 200, { status: 'success', data: { order_id: order.order_id } });
   if (fault === 'timeout_placed') return fake.hold(answer);
   answer();
-  if (fake.autoFillPrice !== undefined && fault === undefined) {
+  // A stop rests (TRIGGER PENDING) until the test fills it, as at the exchange until its trigger is crossed.
+  const resting = orderType === 'SL' || orderType === 'SL-M';
+  if (fake.autoFillPrice !== undefined && fault === undefined && !resting) {
     void fake.fill(order.order_id, price > 0 ? price : fake.autoFillPrice).catch(() => undefined);
   }
   if (fault === 'partial_fill') {

@@ -21,7 +21,7 @@ export interface KiteFakeOptions {
   readonly lotSize?: number;
   /** how long a `timeout_placed` answer is held back */
   readonly timeoutDelayMs?: number;
-  /** fill every new order in full right after answering (LIMIT at its price, MARKET at this price) */
+  /** fill every new order in full right after answering (LIMIT at its price, MARKET at this price); stops (SL, SL-M) rest until `fill` */
   readonly autoFillPrice?: number;
   /** fixed port (a standalone fake for e2e); default a random free one */
   readonly port?: number;

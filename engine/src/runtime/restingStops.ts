@@ -1,0 +1,196 @@
+import type { SchedulerLike, Subscription } from 'rxjs';
+import { toProtectedLimit } from '../execution/marketProtection';
+import { isTerminal } from '../execution/orderStateMachine';
+import type { OrderRouter } from '../execution/orderRouter';
+import type { BrokerAmendment } from '../execution/broker';
+import type { Order } from '../execution/orderTypes';
+import { roundToTick } from '../instruments/strikes';
+import { settledOrders } from './orderFills';
+
+/** The position a stop protects. */
+export interface ProtectedPosition {
+  readonly positionId: string;
+  readonly accountId: string;
+  readonly symbol: string;
+  readonly quantity: number;
+}
+
+interface Resting {
+  /** client order ids of the stop's legs (freeze splitting) */
+  readonly ids: string[];
+  trigger: number;
+  /** stop intents sent so far (`<positionId>:stop:<n>`) */
+  seq: number;
+}
+
+export interface RestingStopsOptions {
+  readonly router: OrderRouter;
+  readonly scheduler: SchedulerLike;
+  readonly tickSize: number;
+  /** how long a cancel may take to settle before the exit is retried (engine ms) */
+  readonly settleTimeoutMs: number;
+  /** a resting stop filled at the broker on its own (the exchange crossed it, or OptionPilot was away) */
+  readonly onFilled: (positionId: string) => void;
+  /** a stop that could not rest at the broker: the engine still watches the stop itself */
+  readonly warn: (positionId: string, accountId: string, message: string) => void;
+}
+
+const STOP_INTENT = /^(.+):stop:(\d+)(#\d+)?$/;
+
+/**
+ * Stops that rest at the broker (issue 10 item 5): for a live position the stop is a SELL SL-M order at the broker
+ * (sent as a protected stop-limit where the broker requires it) from the moment the entry fills, so the position is
+ * protected while OptionPilot is down. A trailing stop modifies it; any exit first releases it (cancel, then read
+ * what filled), so an exit never sells twice; a stop that fills at the broker by itself closes the trade. After a
+ * restart the stop is found again among the recovered orders by its intent key.
+ */
+export class RestingStops {
+  private readonly stops = new Map<string, Resting>();
+  /** placements still in flight: an exit waits for them, or the stop could land after the position is sold */
+  private readonly placing = new Map<string, Promise<void>>();
+  private readonly watch: Subscription;
+
+  constructor(private readonly options: RestingStopsOptions) {
+    this.watch = options.router.changes$.subscribe((order) => {
+      const match = STOP_INTENT.exec(order.intentKey);
+      if (match === null || order.state !== 'FILLED') return;
+      const positionId = match[1] ?? '';
+      const resting = this.stops.get(positionId);
+      if (resting?.ids.includes(order.clientOrderId) !== true) return;
+      const legs = resting.ids.map((id) => options.router.getOrder(id));
+      if (legs.every((leg) => leg?.state === 'FILLED')) options.onFilled(positionId);
+    });
+  }
+
+  /** Whether a stop rests (or is being placed) for the position. */
+  has(positionId: string): boolean {
+    return this.stops.has(positionId) || this.placing.has(positionId);
+  }
+
+  /** The SELL stop's trigger for a stop price: on the tick grid, never above the stop. */
+  private triggerOf(stopPrice: number): number {
+    return Math.max(this.options.tickSize, roundToTick(stopPrice, this.options.tickSize, 'down'));
+  }
+
+  /** Places the stop of a filled live entry at the broker. */
+  place(position: ProtectedPosition, stopPrice: number, seq = 0): Promise<void> {
+    const pending = this.send(position, stopPrice, seq).finally(() =>
+      this.placing.delete(position.positionId),
+    );
+    this.placing.set(position.positionId, pending);
+    return pending;
+  }
+
+  private async send(position: ProtectedPosition, stopPrice: number, seq: number): Promise<void> {
+    const trigger = this.triggerOf(stopPrice);
+    const next = seq + 1;
+    const result = await this.options.router.submit({
+      intentKey: `${position.positionId}:stop:${next}`,
+      accountId: position.accountId,
+      symbol: position.symbol,
+      side: 'SELL',
+      quantity: position.quantity,
+      type: 'SL-M',
+      triggerPrice: trigger,
+    });
+    const ids = result.orders.filter((o) => o.state !== 'REJECTED').map((o) => o.clientOrderId);
+    if (ids.length === 0) {
+      const reason = result.orders.find((o) => o.reason !== undefined)?.reason ?? 'refused';
+      this.options.warn(
+        position.positionId,
+        position.accountId,
+        `the stop could not rest at the broker (${reason}): OptionPilot still exits at the stop while it runs`,
+      );
+      return;
+    }
+    this.stops.set(position.positionId, { ids, trigger, seq: next });
+  }
+
+  /**
+   * After a restart: adopts the stop orders recovered for a live position (so an exit takes them off before it
+   * sells), or places one when none is open and `placeIfMissing` (the process stopped between the entry's fill and
+   * the stop; not when an exit is already under way).
+   */
+  async restore(position: ProtectedPosition, stopPrice: number, placeIfMissing: boolean): Promise<void> {
+    const mine = this.options.router
+      .listOrders()
+      .filter((o) => STOP_INTENT.exec(o.intentKey)?.[1] === position.positionId);
+    const seq = Math.max(0, ...mine.map((o) => Number(STOP_INTENT.exec(o.intentKey)?.[2] ?? 0)));
+    const open = mine.filter((o) => !isTerminal(o.state) || o.state === 'FILLED');
+    const current = open.filter((o) => Number(STOP_INTENT.exec(o.intentKey)?.[2]) === seq);
+    if (current.length > 0) {
+      this.stops.set(position.positionId, {
+        ids: current.map((o) => o.clientOrderId),
+        trigger: current[0]?.triggerPrice ?? this.triggerOf(stopPrice),
+        seq,
+      });
+      return;
+    }
+    if (placeIfMissing) await this.place(position, stopPrice, seq);
+  }
+
+  /** Follows a moved (trailing) stop at the broker; a move of less than a tick sends nothing. */
+  async move(positionId: string, stopPrice: number): Promise<void> {
+    const resting = this.stops.get(positionId);
+    if (resting === undefined) return;
+    const trigger = this.triggerOf(stopPrice);
+    if (Math.abs(trigger - resting.trigger) < this.options.tickSize / 2) return;
+    resting.trigger = trigger;
+    for (const id of resting.ids) {
+      const order = this.options.router.getOrder(id);
+      if (order === undefined || isTerminal(order.state)) continue;
+      const amendment: BrokerAmendment =
+        order.protectedFrom === 'SL-M'
+          ? {
+              triggerPrice: trigger,
+              // The protected limit follows the trigger, as when the stop was placed.
+              price: toProtectedLimit(
+                { type: 'SL-M', side: 'SELL', triggerPrice: trigger },
+                0,
+                this.options.tickSize,
+              ).price,
+            }
+          : { triggerPrice: trigger };
+      await this.options.router.modify(id, amendment);
+    }
+  }
+
+  /**
+   * Takes the stop off the broker before an exit: cancels what is still open and waits for the broker's word.
+   * Resolves with the stop's legs as they settled (any filled part counts towards the exit), or `undefined` when
+   * the broker has not confirmed in time: then nothing may be sold yet (the stop could still fill).
+   */
+  async release(positionId: string): Promise<Order[] | undefined> {
+    await this.placing.get(positionId)?.catch(() => undefined);
+    const resting = this.stops.get(positionId);
+    if (resting === undefined) return [];
+    const { router } = this.options;
+    for (const id of resting.ids) {
+      const order = router.getOrder(id);
+      if (order === undefined || isTerminal(order.state) || order.state === 'CANCEL_PENDING') continue;
+      try {
+        await router.cancel(id);
+      } catch {
+        // Refused (e.g. it filled meanwhile) or unanswered: the settled states below tell.
+      }
+    }
+    const legs = await settledOrders(
+      router,
+      resting.ids,
+      this.options.scheduler,
+      this.options.settleTimeoutMs,
+    );
+    if (legs.length !== resting.ids.length || legs.some((o) => !isTerminal(o.state))) return undefined;
+    this.stops.delete(positionId);
+    return legs;
+  }
+
+  /** Forgets a position's stop (its trade closed). */
+  forget(positionId: string): void {
+    this.stops.delete(positionId);
+  }
+
+  stop(): void {
+    this.watch.unsubscribe();
+  }
+}
