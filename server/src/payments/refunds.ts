@@ -117,7 +117,7 @@ async function completeRefund(props: {
     : null;
   const payment = await lockPayment(trx, refund.payment_id);
   const refundedInFull =
-    payment !== undefined && (await refundedPaise(trx, payment.id)) >= payment.amount_paise;
+    payment !== undefined && (await refundedPaise(trx, payment.id, true)) >= payment.amount_paise;
   if (refundedInFull) await trx('payments').where({ id: refund.payment_id }).update({ status: 'refunded' });
   const endAt = props.input
     ? await adjustSubscription({ trx, userId: refund.user_id, input: props.input, now })

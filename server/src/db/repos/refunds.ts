@@ -39,11 +39,11 @@ export async function findRefund(db: Db, id: number): Promise<RefundRow | undefi
   return row ? toRefund(row) : undefined;
 }
 
-/** Paise of `paymentId` refunded or being refunded (pending + processed). */
-export async function refundedPaise(db: Db, paymentId: number): Promise<number> {
+/** Paise of `paymentId` refunded or being refunded (pending + processed; `processedOnly`: returned for sure). */
+export async function refundedPaise(db: Db, paymentId: number, processedOnly = false): Promise<number> {
   const row = (await db('refunds')
     .where({ payment_id: paymentId })
-    .whereIn('status', ['pending', 'processed'])
+    .whereIn('status', processedOnly ? ['processed'] : ['pending', 'processed'])
     .sum({ total: 'amount_paise' })
     .first()) as { total: number | string | null } | undefined;
   return row?.total === null || row?.total === undefined ? 0 : toNumber(row.total);
