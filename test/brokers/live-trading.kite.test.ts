@@ -19,6 +19,7 @@ import {
   callSetup,
   closeHarnesses,
   dataDir,
+  MINUTE,
   startHarness,
   T0,
   type Harness,
@@ -104,6 +105,11 @@ describe('live trading through the Zerodha adapter', () => {
     );
     const [liveTrade] = await listTrades(knex, { userId: live });
     expect(liveTrade).toMatchObject({ status: 'open', paper: false });
+    // The stop order belongs to the trade, as an exit order.
+    expect(liveOrders.find((o) => o.broker_order_id === stop?.order_id)).toMatchObject({
+      purpose: 'exit',
+      trade_id: liveTrade!.id,
+    });
     // Its trigger is the trade's stop on the tick grid.
     expect(Math.round((stop?.trigger_price ?? 0) * 100)).toBe(Math.floor(liveTrade!.stop_loss_paise / 5) * 5);
 
@@ -133,9 +139,15 @@ describe('live trading through the Zerodha adapter', () => {
   });
 
   /** A live trader with an open position at the fake: its entry filled and its stop resting. */
-  async function openLivePosition(name: string) {
+  const KITE_ENV = () => ({
+    KITE_API_ROOT: fake.url,
+    KITE_LOGIN_URL: `${fake.url}/connect/login`,
+    KITE_WS_ROOT: fake.wsUrl,
+  });
+
+  async function openLivePosition(name: string, dir = dataDir()) {
     const h = await startHarness(
-      dataDir(),
+      dir,
       T0 - 1_000,
       100,
       { KITE_API_ROOT: fake.url, KITE_LOGIN_URL: `${fake.url}/connect/login`, KITE_WS_ROOT: fake.wsUrl },
@@ -151,7 +163,7 @@ describe('live trading through the Zerodha adapter', () => {
     const mine = fake.book.all().slice(-2);
     const stop = mine.find((o) => o.transaction_type === 'SELL');
     expect(stop?.status).toBe('TRIGGER PENDING');
-    return { h, userId, stopId: stop!.order_id };
+    return { h, userId, stopId: stop!.order_id, dir };
   }
 
   it('an exit decided by OptionPilot takes the resting stop off first, then sells once', async () => {
@@ -179,6 +191,29 @@ describe('live trading through the Zerodha adapter', () => {
     }
     const [trade] = await listTrades(knex, { userId });
     expect(trade).toMatchObject({ status: 'closed', exit_reason: 'stop_loss', exit_price_paise: 7_950 });
+    expect(fake.placeRequests).toBe(placedBefore);
+  });
+
+  it('after a restart finds the stop still resting at the broker instead of placing another', async () => {
+    const { h, userId, stopId, dir } = await openLivePosition('live-restart');
+    await h.server.close();
+    const placedBefore = fake.placeRequests;
+    const second = await startHarness(dir, T0 + 10 * MINUTE, 100, KITE_ENV(), true);
+    await second.server.deps.trading.idle();
+    expect(second.server.deps.trading.openPositions().map((p) => p.accountId)).toEqual([String(userId)]);
+    expect(fake.placeRequests).toBe(placedBefore);
+    // The stop the first process placed still protects the position: the broker filling it closes the trade.
+    await fake.fill(stopId, 79.5);
+    const knex = second.server.deps.db.knex;
+    const until = Date.now() + 15_000;
+    while ((await listTrades(knex, { userId }))[0]?.status !== 'closed' && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 100));
+      await second.server.deps.trading.idle();
+    }
+    expect((await listTrades(knex, { userId }))[0]).toMatchObject({
+      status: 'closed',
+      exit_price_paise: 7_950,
+    });
     expect(fake.placeRequests).toBe(placedBefore);
   });
 });

@@ -24,12 +24,13 @@ export function toPaise(rupees: number): number {
 }
 
 /**
- * What an intent key says about an order. Keys are `<signalId>:<userId>:entry#<leg>` for entries and
- * `<tradeId>:exit:<n>#<leg>` for exits (the router appends `#<leg>`), so the row's purpose and trade are known
- * without a side table.
+ * What an intent key says about an order. Keys are `<signalId>:<userId>:entry#<leg>` for entries,
+ * `<tradeId>:exit:<n>#<leg>` for exits and `<tradeId>:stop:<n>#<leg>` for a live position's stop resting at the
+ * broker (an exit order too; the router appends `#<leg>`), so the row's purpose and trade are known without a side
+ * table.
  */
 export function parseIntentKey(intentKey: string): { purpose: 'entry' | 'exit'; tradeId: number | null } {
-  const exit = /^(\d+):exit:\d+(#\d+)?$/.exec(intentKey);
+  const exit = /^(\d+):(?:exit|stop):\d+(#\d+)?$/.exec(intentKey);
   if (exit) return { purpose: 'exit', tradeId: Number(exit[1]) };
   return { purpose: 'entry', tradeId: null };
 }

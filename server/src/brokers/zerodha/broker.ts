@@ -55,7 +55,7 @@ export interface KiteBrokerOptions {
 export class KiteBroker implements Broker {
   readonly capabilities = KITE_CAPABILITIES;
   readonly orderUpdates$: Observable<BrokerOrderSnapshot>;
-  /** the last state seen of every order this adapter placed, so polling emits only changes */
+  /** the last state seen of every order this adapter placed or was asked about, so polling emits only changes */
   private readonly known = new Map<string, string>();
   private readonly updates = new Subject<BrokerOrderSnapshot>();
 
@@ -140,7 +140,7 @@ export class KiteBroker implements Broker {
       const tag = toAlphanumericId(ref.clientOrderId);
       const orders = await this.orderBook();
       const found = orders.find((o) => o.tag === tag);
-      return found && toSnapshot(found, this.options.now());
+      return found && this.follow(toSnapshot(found, this.options.now()));
     }
     let history: z.infer<typeof kiteOrdersSchema>;
     try {
@@ -155,7 +155,16 @@ export class KiteBroker implements Broker {
       throw error;
     }
     const latest = history[history.length - 1];
-    return latest && toSnapshot(latest, this.options.now());
+    return latest && this.follow(toSnapshot(latest, this.options.now()));
+  }
+
+  /**
+   * An order the engine asked about is one it tracks (after a restart, orders placed by an earlier process): the
+   * poll follows it from now on. The caller applies this snapshot itself, so it is not emitted.
+   */
+  private follow(snapshot: BrokerOrderSnapshot): BrokerOrderSnapshot {
+    this.known.set(snapshot.brokerOrderId, `${snapshot.status}:${snapshot.filledQty}`);
+    return snapshot;
   }
 
   async getPositions(): Promise<readonly BrokerPosition[]> {
