@@ -236,9 +236,22 @@ export class OrderRouter {
     return this.background.size;
   }
 
-  /** Resolves once every background resolution (UNKNOWN orders) has finished. */
+  /** Resolves once every background resolution (UNKNOWN orders) and every queued store write has finished. */
   async idle(): Promise<void> {
     while (this.background.size > 0) await Promise.all([...this.background]);
+    await this.written();
+  }
+
+  /**
+   * Resolves once every order version queued for the store is written (or has failed, reported as an anomaly):
+   * of `clientOrderIds` only, when given.
+   */
+  async written(clientOrderIds?: readonly string[]): Promise<void> {
+    const pending = () =>
+      clientOrderIds === undefined
+        ? [...this.writes.values()]
+        : clientOrderIds.flatMap((id) => this.writes.get(id) ?? []);
+    for (let left = pending(); left.length > 0; left = pending()) await Promise.all(left.map((w) => w.tail));
   }
 
   /** Fans a signal's entry out to its accounts concurrently, each through its own broker and limiter. */

@@ -236,6 +236,8 @@ export class EntryDesk {
       risk: createPositionRisk(config),
       orderIds: orders.map((o) => o.clientOrderId),
     };
+    // The trade's rows never run ahead of its orders': their filled versions are written first.
+    await this.runtime.router.written(trade.orderIds);
     const tradeId = await this.options.store.openTrade(trade);
     const opened = this.runtime.risk.openPosition({
       positionId: tradeId,

@@ -293,6 +293,8 @@ export class ExitDesk {
       risk: final ?? position.risk,
       orderIds: orders.map((o) => o.clientOrderId),
     };
+    // The trade's rows never run ahead of its orders': their filled versions are written first.
+    await this.runtime.router.written(close.orderIds);
     await this.options.store.closeTrade(close);
     this.runtime.unsubscribeQuote(trade.symbol);
     this.options.events({ kind: 'trade-closed', close });

@@ -135,9 +135,13 @@ export class TradingRuntime {
     this.router.stop();
   }
 
-  /** Resolves when every signal, entry and exit in flight has settled. */
+  /** Resolves when every signal, entry and exit in flight has settled and every order write is durable. */
   async idle(): Promise<void> {
-    while (this.work.size > 0) await Promise.allSettled([...this.work]);
+    // Order versions are written in the background: idle means they are durable too (tests, shutdown).
+    do {
+      await Promise.allSettled([...this.work]);
+      await this.router.written();
+    } while (this.work.size > 0);
   }
 
   /** True while entries, exits or signal writes are in flight. */

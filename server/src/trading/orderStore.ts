@@ -1,6 +1,6 @@
 // The engine's OrderStore port on the `orders` table. Every write also appends the order's audit trail
-// (`order_events`, SEBI: kept 5 years) and a `logs` row in the same short transaction; `admin:log` is published
-// only after the commit. A repeated intent key (unique index) is the engine's DuplicateIntentError, which is what
+// (`order_events`, SEBI: kept 5 years) and a `logs` row in the same transaction; writes arriving together are
+// committed together (group commit); `admin:log` is published only after the commit. A repeated intent key (unique index) is the engine's DuplicateIntentError, which is what
 // makes an entry idempotent across restarts and processes.
 import { DuplicateIntentError, type Order, type OrderState, type OrderStore } from '@optionpilot/engine';
 import {
@@ -13,8 +13,11 @@ import {
   listOpenOrders,
   updateOrderByClientId,
   type Database,
+  type Db,
+  type LogRow,
   type OrderRow,
 } from '../db';
+import { createGroupCommit } from '../db/groupCommit';
 import { presentLog } from '../presenters/log';
 import type { Realtime } from '../realtime/publisher';
 
@@ -97,56 +100,100 @@ export interface DbOrderStoreOptions {
   brokerOf: (accountId: string) => string;
 }
 
-/** An OrderStore on the database; publishes each order event to admins after it is committed. */
+type OrderWrite =
+  { kind: 'create'; order: Order } | { kind: 'update'; order: Order; from: OrderState | null };
+
+/** One order write (the row, its audit event and its log line) inside the batch's transaction. */
+async function writeOrder(
+  trx: Db,
+  write: OrderWrite,
+  brokerOf: (accountId: string) => string,
+): Promise<LogRow> {
+  const { order } = write;
+  if (write.kind === 'create') {
+    const { purpose, tradeId } = parseIntentKey(order.intentKey);
+    const userId = Number(order.accountId);
+    const row = await insertOrder(
+      trx,
+      {
+        client_order_id: order.clientOrderId,
+        intent_key: order.intentKey,
+        user_id: userId,
+        trade_id: tradeId,
+        signal_id: order.signalId === undefined ? null : Number(order.signalId),
+        broker: brokerOf(order.accountId),
+        symbol: order.symbol,
+        side: order.side,
+        order_type: order.type,
+        product: order.product,
+        quantity: order.quantity,
+        price_paise: order.price === undefined ? null : toPaise(order.price),
+        trigger_price_paise: order.triggerPrice === undefined ? null : toPaise(order.triggerPrice),
+        status: order.state,
+        tag: order.tag,
+        purpose,
+      },
+      order.createdAt,
+    );
+    await appendOrderEvent(trx, {
+      order_id: row.id,
+      at: order.createdAt,
+      event_type: 'CREATED',
+      from_status: null,
+      to_status: order.state,
+      data: { intentKey: order.intentKey, quantity: order.quantity, type: order.type },
+    });
+    return appendLog(trx, {
+      event_type: 'order',
+      description: describe(order, 'created'),
+      user_id: userId,
+      data: { clientOrderId: order.clientOrderId, purpose, tradeId, signalId: order.signalId ?? null },
+    });
+  }
+  const { from } = write;
+  const eventType = from === order.state ? 'UPDATED' : order.state;
+  const row = await updateOrderByClientId(trx, order.clientOrderId, mutableColumns(order), order.updatedAt);
+  if (row === undefined) throw new Error(`order ${order.clientOrderId} is not in the database`);
+  await appendOrderEvent(trx, {
+    order_id: row.id,
+    at: order.updatedAt,
+    event_type: eventType,
+    from_status: from,
+    to_status: order.state,
+    data: {
+      filledQty: order.filledQty,
+      avgPrice: order.avgPrice,
+      brokerOrderId: order.brokerOrderId ?? null,
+      reason: order.reason ?? null,
+    },
+  });
+  return appendLog(trx, {
+    event_type: 'order',
+    description: describe(order, eventType),
+    user_id: row.user_id,
+    data: { clientOrderId: order.clientOrderId, from, to: order.state },
+  });
+}
+
+/**
+ * An OrderStore on the database; publishes each order event to admins after it is committed. Writes arriving
+ * together (a signal's fan-out) share one transaction (db/groupCommit.ts); each still resolves only after its
+ * commit, so an order is durable before its broker call.
+ */
 export function createDbOrderStore(options: DbOrderStoreOptions): OrderStore {
   const { db, publisher } = options;
-  // The last state written per order, to name each audit event by the transition it records.
+  // The last state queued per order, to name each audit event by the transition it records.
   const lastState = new Map<string, OrderState>();
+  const writes = createGroupCommit<OrderWrite, LogRow>({
+    knex: db.knex,
+    work: (trx, write) => writeOrder(trx, write, options.brokerOf),
+  });
 
   return {
     async create(order) {
-      const { purpose, tradeId } = parseIntentKey(order.intentKey);
-      const userId = Number(order.accountId);
       let log;
       try {
-        log = await db.knex.transaction(async (trx) => {
-          const row = await insertOrder(
-            trx,
-            {
-              client_order_id: order.clientOrderId,
-              intent_key: order.intentKey,
-              user_id: userId,
-              trade_id: tradeId,
-              signal_id: order.signalId === undefined ? null : Number(order.signalId),
-              broker: options.brokerOf(order.accountId),
-              symbol: order.symbol,
-              side: order.side,
-              order_type: order.type,
-              product: order.product,
-              quantity: order.quantity,
-              price_paise: order.price === undefined ? null : toPaise(order.price),
-              trigger_price_paise: order.triggerPrice === undefined ? null : toPaise(order.triggerPrice),
-              status: order.state,
-              tag: order.tag,
-              purpose,
-            },
-            order.createdAt,
-          );
-          await appendOrderEvent(trx, {
-            order_id: row.id,
-            at: order.createdAt,
-            event_type: 'CREATED',
-            from_status: null,
-            to_status: order.state,
-            data: { intentKey: order.intentKey, quantity: order.quantity, type: order.type },
-          });
-          return appendLog(trx, {
-            event_type: 'order',
-            description: describe(order, 'created'),
-            user_id: userId,
-            data: { clientOrderId: order.clientOrderId, purpose, tradeId, signalId: order.signalId ?? null },
-          });
-        });
+        log = await writes.write({ kind: 'create', order });
       } catch (error) {
         if (isUniqueViolation(error)) throw new DuplicateIntentError(order.intentKey);
         throw error;
@@ -156,37 +203,10 @@ export function createDbOrderStore(options: DbOrderStoreOptions): OrderStore {
     },
 
     async update(order) {
+      // Taken when queued: two updates of one order in a batch each name their own transition.
       const from = lastState.get(order.clientOrderId) ?? null;
-      const eventType = from === order.state ? 'UPDATED' : order.state;
-      const log = await db.knex.transaction(async (trx) => {
-        const row = await updateOrderByClientId(
-          trx,
-          order.clientOrderId,
-          mutableColumns(order),
-          order.updatedAt,
-        );
-        if (row === undefined) throw new Error(`order ${order.clientOrderId} is not in the database`);
-        await appendOrderEvent(trx, {
-          order_id: row.id,
-          at: order.updatedAt,
-          event_type: eventType,
-          from_status: from,
-          to_status: order.state,
-          data: {
-            filledQty: order.filledQty,
-            avgPrice: order.avgPrice,
-            brokerOrderId: order.brokerOrderId ?? null,
-            reason: order.reason ?? null,
-          },
-        });
-        return appendLog(trx, {
-          event_type: 'order',
-          description: describe(order, eventType),
-          user_id: row.user_id,
-          data: { clientOrderId: order.clientOrderId, from, to: order.state },
-        });
-      });
       lastState.set(order.clientOrderId, order.state);
+      const log = await writes.write({ kind: 'update', order, from });
       publisher.toAdmins('admin:log', presentLog(log));
     },
 
