@@ -3,11 +3,12 @@ import { roundTripCharges } from '../charges/charges';
 import type { ExitInstruction } from '../risk/riskManager';
 import { unrealisedPnl } from '../risk/positionRisk';
 import type { PositionRiskState } from '../risk/positionRisk';
+import { isTerminal } from '../execution/orderStateMachine';
 import type { Order } from '../execution/orderTypes';
 import { averageFill, settledOrders } from './orderFills';
 import { RestingStops } from './restingStops';
 import type { TradingRuntime, TradingRuntimeOptions } from './tradingRuntime';
-import type { CloseReason, TradeOpen } from './types';
+import type { CloseReason, OrderFill, TradeOpen } from './types';
 
 const DEFAULT_EXIT_RETRY_MS = 1_000;
 const DEFAULT_FILL_TIMEOUT_MS = 30_000;
@@ -19,8 +20,11 @@ interface OpenTrade {
   exiting: boolean;
   /** stop|high|target last written, to skip writes when only the last price moved */
   persistedKey: string;
-  /** what the released resting stop filled before the exit's own SELL (it counts towards the exit) */
-  stopLegs: Order[];
+  /**
+   * what was sold before the exit's own SELL — the released resting stop's fills, or the exit orders that filled
+   * before a restart — counted towards the exit
+   */
+  soldBefore: OrderFill[];
 }
 
 function riskKey(risk: PositionRiskState): string {
@@ -62,14 +66,20 @@ export class ExitDesk {
    * Starts managing a filled entry's trade record (the risk state lives in the risk manager); a live entry's stop
    * goes to rest at the broker at once.
    */
-  adopt(tradeId: string, trade: TradeOpen, exitSeq: number, subscribe: boolean): void {
+  adopt(
+    tradeId: string,
+    trade: TradeOpen,
+    exitSeq: number,
+    subscribe: boolean,
+    exitFills: readonly OrderFill[] = [],
+  ): void {
     if (this.open.has(tradeId)) return;
     this.open.set(tradeId, {
       trade,
       exitSeq,
       exiting: false,
       persistedKey: riskKey(trade.risk),
-      stopLegs: [],
+      soldBefore: exitFills.filter((f) => f.filledQty > 0),
     });
     // An entry has subscribed its symbol already; a position restored after a restart subscribes here.
     if (subscribe) this.runtime.subscribeQuote(trade.symbol);
@@ -84,12 +94,27 @@ export class ExitDesk {
     }
   }
 
-  /** After a restart (the router's open orders recovered): each live position's resting stop, found or placed. */
-  async restoreStops(): Promise<void> {
+  /**
+   * After a restart (the router's open orders recovered): a trade whose exit had already sold it all is closed on
+   * those fills; each other live position's resting stop is found or placed again.
+   */
+  async restoreExits(): Promise<void> {
     for (const [tradeId, record] of this.open) {
-      if (record.trade.paper) continue;
       const position = this.runtime.risk.openPositions().find((p) => p.positionId === tradeId);
       if (position === undefined) continue;
+      if (averageFill(record.soldBefore).quantity >= position.quantity) {
+        this.exit({
+          positionId: tradeId,
+          accountId: position.accountId,
+          symbol: position.symbol,
+          quantity: position.quantity,
+          reason: position.risk.exit?.reason ?? 'MANUAL',
+          price: position.risk.exit?.price ?? position.risk.lastPrice,
+          time: this.options.scheduler.now(),
+        });
+        continue;
+      }
+      if (record.trade.paper) continue;
       await this.stops.restore(
         { positionId: tradeId, ...record.trade },
         position.risk.stopPrice,
@@ -236,9 +261,9 @@ export class ExitDesk {
     if (this.stops.has(position.positionId)) {
       const released = await this.stops.release(position.positionId);
       if (released === undefined) return false;
-      record.stopLegs = released.filter((o) => o.filledQty > 0);
+      record.soldBefore.push(...released.filter((o) => o.filledQty > 0));
     }
-    const remaining = position.quantity - averageFill(record.stopLegs).quantity;
+    const remaining = position.quantity - averageFill(record.soldBefore).quantity;
     let sold: Order[] = [];
     if (remaining > 0) {
       record.exitSeq += 1;
@@ -256,9 +281,13 @@ export class ExitDesk {
         this.options.scheduler,
         this.options.fillTimeoutMs ?? DEFAULT_FILL_TIMEOUT_MS,
       );
-      if (sold.length === 0 || sold.some((o) => o.state !== 'FILLED')) return false;
+      if (sold.length === 0 || sold.some((o) => o.state !== 'FILLED')) {
+        // A leg that ended part-filled (cancelled, expired) sold that part: the retry sells only the rest.
+        record.soldBefore.push(...sold.filter((o) => isTerminal(o.state) && o.filledQty > 0));
+        return false;
+      }
     }
-    const orders = [...record.stopLegs, ...sold];
+    const orders = [...record.soldBefore, ...sold];
     const fill = averageFill(orders);
     if (fill.quantity !== position.quantity) return false;
     const { trade } = record;

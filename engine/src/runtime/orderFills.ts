@@ -35,7 +35,10 @@ export function settledOrders(
 }
 
 /** Filled quantity and its volume-weighted price (rounded to the paisa) over an order's legs. */
-export function averageFill(orders: readonly Order[]): { quantity: number; price: number } {
+export function averageFill(orders: readonly Pick<Order, 'filledQty' | 'avgPrice'>[]): {
+  quantity: number;
+  price: number;
+} {
   let quantity = 0;
   let value = 0;
   for (const order of orders) {

@@ -405,6 +405,43 @@ describe('TradingRuntime: stops resting at the broker', () => {
   });
 });
 
+describe('TradingRuntime: restart after an exit filled', () => {
+  it('closes a trade whose exit had filled before the process stopped on that fill, selling nothing again', async () => {
+    const first = harness({ accounts: [account('a')] });
+    for (const tick of signalDay().filter((t) => t.time <= at('09:18:00'))) await first.push(tick);
+    await first.runtime.idle();
+    const [position] = first.runtime.positions('a');
+    const trade = first.runtime.openTrade(position!.positionId)!;
+    const snapshot = first.runtime.risk.toJSON();
+
+    // A new process: the trade is open in the store, but its exit order had filled in full before the kill.
+    const second = harness({ accounts: [] });
+    second.runtime.restore(
+      snapshot,
+      new Map([
+        [
+          position!.positionId,
+          {
+            trade,
+            exitSeq: 1,
+            exitFills: [{ clientOrderId: 'exit-before-kill', filledQty: trade.quantity, avgPrice: 90 }],
+          },
+        ],
+      ]),
+    );
+    await second.runtime.recoverOrders();
+    second.runtime.resumeExits();
+    await second.runtime.idle();
+    const closed = second.events.filter(
+      (e): e is Extract<RuntimeEvent, { kind: 'trade-closed' }> => e.kind === 'trade-closed',
+    );
+    expect(closed.map((e) => e.close.orderIds)).toEqual([['exit-before-kill']]);
+    expect(closed[0]?.close.exitPremium).toBe(90);
+    expect(second.runtime.router.listOrders()).toEqual([]);
+    expect(second.runtime.positions()).toEqual([]);
+  });
+});
+
 describe('TradingRuntime: feed faults', () => {
   it('a stalled feed executes no signal while the square-off still exits the open position on the clock', async () => {
     const h = harness({ accounts: [account('a')] });

@@ -18,6 +18,7 @@ import type {
   BrokerFactory,
   RuntimeEvent,
   RuntimeStore,
+  RestoredTrade,
   StrategyDefinition,
   TradeOpen,
 } from './types';
@@ -296,12 +297,14 @@ export class TradingRuntime {
    * Restores open positions after a restart: the risk snapshot (positions with their stops, accounts' day P&L)
    * and each position's trade record; exits that were in flight are sent again once started.
    */
-  restore(snapshot: RiskSnapshot, trades: ReadonlyMap<string, { trade: TradeOpen; exitSeq: number }>): void {
+  restore(snapshot: RiskSnapshot, trades: ReadonlyMap<string, RestoredTrade>): void {
     this.riskManager = RiskManager.fromJSON(
       { ...snapshot, tradingState: this.tradingEnabledValue ? 'ACTIVE' : 'HALTED' },
       { tradingDate: (t) => this.options.calendar.tradingDate(t) },
     );
-    for (const [tradeId, { trade, exitSeq }] of trades) this.exits.adopt(tradeId, trade, exitSeq, true);
+    for (const [tradeId, restored] of trades) {
+      this.exits.adopt(tradeId, restored.trade, restored.exitSeq, true, restored.exitFills);
+    }
     for (const accountId of Object.keys(snapshot.accounts)) {
       const account = snapshot.accounts[accountId];
       if (account !== undefined) this.entries.ensureAccount(accountId, account.maxDailyLoss);
@@ -309,13 +312,14 @@ export class TradingRuntime {
   }
 
   /**
-   * After a restart (call after `start`, before `resumeExits`): brings back the orders that were open, finds each
-   * live position's stop resting at the broker (or places it again) and asks the brokers where every recovered
-   * order stands, so a stop that filled while the process was down closes its trade.
+   * After a restart (call after `start`, before `resumeExits`): brings back the orders that were open, closes each
+   * trade whose exit had already filled (on those fills, never selling again), finds each live position's stop
+   * resting at the broker (or places it again) and asks the brokers where every recovered order stands, so a stop
+   * that filled while the process was down closes its trade.
    */
   async recoverOrders(): Promise<void> {
     await this.router.recover();
-    await this.exits.restoreStops();
+    await this.exits.restoreExits();
     await this.router.reconcile();
   }
 

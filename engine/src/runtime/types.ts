@@ -76,6 +76,21 @@ export interface TradeOpen {
   readonly orderIds: readonly string[];
 }
 
+/** An order's fill as far as it went: what a trade's exit already sold. */
+export type OrderFill = Pick<Order, 'clientOrderId' | 'filledQty' | 'avgPrice'>;
+
+/** An open trade brought back after a restart. */
+export interface RestoredTrade {
+  readonly trade: TradeOpen;
+  /** exit intents used so far (`<tradeId>:exit:<n>`): the next takes n + 1 */
+  readonly exitSeq: number;
+  /**
+   * what the trade's exit orders (and a resting stop) had already filled when the process stopped: counted towards
+   * the exit, so a restart never sells that part again
+   */
+  readonly exitFills?: readonly OrderFill[];
+}
+
 /** A closed trade: the open record plus its exit, in rupees (P&L to the paisa). */
 export interface TradeClose {
   readonly tradeId: string;

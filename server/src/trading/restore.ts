@@ -8,6 +8,7 @@ import {
   type AccountRiskState,
   type PositionRiskState,
   type RiskPosition,
+  type RestoredTrade,
   type RiskSnapshot,
   type TradeOpen,
 } from '@optionpilot/engine';
@@ -23,7 +24,7 @@ import {
 /** What the runtime's `restore` takes. */
 export interface Restored {
   readonly snapshot: RiskSnapshot;
-  readonly trades: ReadonlyMap<string, { trade: TradeOpen; exitSeq: number }>;
+  readonly trades: ReadonlyMap<string, RestoredTrade>;
 }
 
 function riskOf(trade: TradeRow): PositionRiskState {
@@ -91,7 +92,7 @@ export async function loadRestored(
     accounts[state.accountId] = { ...state, locked: breachesDailyLoss(state) };
   }
   const positions: Record<string, RiskPosition> = {};
-  const trades = new Map<string, { trade: TradeOpen; exitSeq: number }>();
+  const trades = new Map<string, RestoredTrade>();
   for (const row of open) {
     const risk = riskOf(row);
     const id = String(row.id);
@@ -117,6 +118,14 @@ export async function loadRestored(
         Math.max(1, entries.length),
       ),
       exitSeq,
+      // A kill between an exit's fill and the trade's close: the restart closes on these fills, never sells again.
+      exitFills: orders
+        .filter((o) => o.purpose === 'exit' && o.filled_quantity > 0)
+        .map((o) => ({
+          clientOrderId: o.client_order_id,
+          filledQty: o.filled_quantity,
+          avgPrice: o.average_price_paise / 100,
+        })),
     });
   }
   return {
