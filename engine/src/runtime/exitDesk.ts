@@ -204,7 +204,14 @@ export class ExitDesk {
         await this.options.store.saveRisk(id, position.risk);
         record.persistedKey = key;
         // At most one modify per flush (≈ 1 s) per position: well inside the broker's 10 orders/s.
-        if (position.risk.exit === undefined) await this.stops.move(id, position.risk.stopPrice);
+        // Tracked, not awaited: one account's slow broker never holds up the other positions' flush.
+        if (position.risk.exit === undefined) {
+          this.runtime.track(
+            `stop move of trade ${id}`,
+            this.stops.move(id, position.risk.stopPrice),
+            position.accountId,
+          );
+        }
       }
       const markPnl = rupeesToPaisa(unrealisedPnl(position.risk, position.risk.lastPrice, position.quantity));
       this.options.events({

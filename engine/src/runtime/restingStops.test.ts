@@ -82,6 +82,18 @@ describe('RestingStops', () => {
     expect(after.price).toBeLessThan(90);
   });
 
+  it('runs moves of one stop in order, and an exit waits for a move in flight before it cancels', async () => {
+    const { router, stops } = setup();
+    await stops.place(POSITION, 80);
+    const id = router.listOrders()[0]!.clientOrderId;
+    const first = stops.move('T1', 85);
+    const second = stops.move('T1', 90);
+    const legs = await stops.release('T1');
+    await Promise.all([first, second]);
+    expect(router.getOrder(id)?.triggerPrice).toBe(90);
+    expect(legs?.map((o) => o.state)).toEqual(['CANCELLED']);
+  });
+
   it('releases before an exit: an untouched stop is cancelled and nothing filled', async () => {
     const { stops, filled } = setup();
     await stops.place(POSITION, 80);

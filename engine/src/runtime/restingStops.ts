@@ -48,6 +48,8 @@ export class RestingStops {
   private readonly stops = new Map<string, Resting>();
   /** placements still in flight: an exit waits for them, or the stop could land after the position is sold */
   private readonly placing = new Map<string, Promise<void>>();
+  /** the latest queued move of each position's stop (an exit waits for it before it cancels) */
+  private readonly moving = new Map<string, Promise<void>>();
   private readonly watch: Subscription;
 
   constructor(private readonly options: RestingStopsOptions) {
@@ -129,8 +131,23 @@ export class RestingStops {
     if (placeIfMissing) await this.place(position, stopPrice, seq);
   }
 
-  /** Follows a moved (trailing) stop at the broker; a move of less than a tick sends nothing. */
-  async move(positionId: string, stopPrice: number): Promise<void> {
+  /**
+   * Follows a moved (trailing) stop at the broker; a move of less than a tick sends nothing. Moves of one position
+   * run one after another (a modify still pending at the broker would refuse the next); other positions' moves do
+   * not wait for them.
+   */
+  move(positionId: string, stopPrice: number): Promise<void> {
+    const previous = this.moving.get(positionId) ?? Promise.resolve();
+    const next = previous.then(() => this.modify(positionId, stopPrice));
+    const settled = next.catch(() => undefined);
+    this.moving.set(positionId, settled);
+    void settled.then(() => {
+      if (this.moving.get(positionId) === settled) this.moving.delete(positionId);
+    });
+    return next;
+  }
+
+  private async modify(positionId: string, stopPrice: number): Promise<void> {
     const resting = this.stops.get(positionId);
     if (resting === undefined) return;
     const trigger = this.triggerOf(stopPrice);
@@ -162,6 +179,7 @@ export class RestingStops {
    */
   async release(positionId: string): Promise<Order[] | undefined> {
     await this.placing.get(positionId)?.catch(() => undefined);
+    await this.moving.get(positionId);
     const resting = this.stops.get(positionId);
     if (resting === undefined) return [];
     const { router } = this.options;

@@ -9,8 +9,6 @@ import type { Knex } from 'knex';
 export interface GroupCommit<T, R> {
   /** queues a write; resolves with its result once the batch holding it has committed */
   write(item: T): Promise<R>;
-  /** resolves once every write queued so far has settled */
-  drain(): Promise<void>;
 }
 
 interface Pending<T, R> {
@@ -77,10 +75,6 @@ export function createGroupCommit<T, R>(props: {
           setImmediate(flush);
         }
       });
-    },
-    async drain() {
-      while (scheduled || queue.length > 0) await new Promise((r) => setImmediate(r));
-      await running;
     },
   };
 }

@@ -163,11 +163,13 @@ export async function buildBrokerFeed(
     engine: context.engine,
   });
   await instruments.start();
+  // The account is looked up until it exists, then only its session is read (from the in-memory cache).
+  let accountId: number | undefined;
   const feed = createSessionFeed({
     module,
     session: async () => {
-      const user = await findUserByEmail(context.db.knex, context.feedAccount);
-      return user === undefined ? undefined : context.sessions.get(user.id, context.now());
+      accountId ??= (await findUserByEmail(context.db.knex, context.feedAccount))?.id;
+      return accountId === undefined ? undefined : context.sessions.get(accountId, context.now());
     },
     instrumentOf: (symbol) => instruments.instrumentOf(broker, symbol),
     warn: (message) => context.logger.warn({ feedAccount: context.feedAccount }, message),

@@ -80,14 +80,3 @@ export async function findCreditNote(db: Db, id: number): Promise<CreditNoteRow 
   const row: unknown = await db('credit_notes').where({ id }).first();
   return row ? toCreditNote(row) : undefined;
 }
-
-export async function listCreditNotesForUser(db: Db, userId: number): Promise<CreditNoteRow[]> {
-  return (
-    await db('credit_notes')
-      .where({ user_id: userId })
-      .orderBy([
-        { column: 'issued_at', order: 'desc' },
-        { column: 'id', order: 'desc' },
-      ])
-  ).map(toCreditNote);
-}

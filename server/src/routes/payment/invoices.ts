@@ -9,11 +9,37 @@ import { AppError, validationError } from '../../errors';
 import { renderCreditNotePdf, renderInvoicePdf } from '../../invoices/pdf';
 import { paymentHistory } from '../../payments/history';
 import { requireAuth } from '../../middleware/auth';
-import { authOf, type AppState } from '../../middleware/context';
+import { authOf, type AppState, type RouteContext } from '../../middleware/context';
 import { authorize } from '../../policies';
 import { canOnOwnRecord } from '../user/access';
 
 const invoiceIdSchema = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+
+/**
+ * The GST document of the path's `:id` when the caller may read it: its buyer or an admin. Another user's document
+ * is indistinguishable from a missing one (404); a bad id is a 400.
+ */
+async function ownDocument<D extends { user_id: number }>(
+  ctx: RouteContext,
+  find: (id: number) => Promise<D | undefined>,
+  what: string,
+): Promise<D> {
+  const parsed = invoiceIdSchema.safeParse(ctx.params);
+  if (!parsed.success) throw validationError(parsed.error, 'params');
+  const { user } = authOf(ctx);
+  const document = await find(parsed.data.id);
+  if (!document || (!user.is_admin && document.user_id !== user.id))
+    throw new AppError('not_found', { message: `No such ${what}.` });
+  authorize({ id: user.id, isAdmin: user.is_admin }, 'invoice:read', { ownerId: document.user_id });
+  return document;
+}
+
+/** Sends a PDF as a download named after the document's number (`OP/26-27/00001` → `…OP-26-27-00001.pdf`). */
+function sendPdf(ctx: RouteContext, name: string, pdf: Buffer): void {
+  ctx.set('Content-Type', 'application/pdf');
+  ctx.set('Content-Disposition', `attachment; filename="${name.replaceAll('/', '-')}.pdf"`);
+  ctx.body = pdf;
+}
 
 /** Adds the invoice routes to the payment router. */
 export function addInvoiceRoutes(router: Router<AppState>, deps: Deps): void {
@@ -41,36 +67,14 @@ export function addInvoiceRoutes(router: Router<AppState>, deps: Deps): void {
   });
 
   router.get('/invoices/:id/pdf', requireAuth(deps), async (ctx) => {
-    const parsed = invoiceIdSchema.safeParse(ctx.params);
-    if (!parsed.success) throw validationError(parsed.error, 'params');
-    const { user } = authOf(ctx);
-    const invoice = await findInvoice(deps.db.knex, parsed.data.id);
-    if (!invoice || (!user.is_admin && invoice.user_id !== user.id))
-      throw new AppError('not_found', { message: 'No such invoice.' });
-    authorize({ id: user.id, isAdmin: user.is_admin }, 'invoice:read', { ownerId: invoice.user_id });
-    ctx.set('Content-Type', 'application/pdf');
-    ctx.set(
-      'Content-Disposition',
-      `attachment; filename="invoice-${invoice.number.replaceAll('/', '-')}.pdf"`,
-    );
-    ctx.body = await renderInvoicePdf(invoice);
+    const invoice = await ownDocument(ctx, (id) => findInvoice(deps.db.knex, id), 'invoice');
+    sendPdf(ctx, `invoice-${invoice.number}`, await renderInvoicePdf(invoice));
   });
 
   router.get('/credit-notes/:id/pdf', requireAuth(deps), async (ctx) => {
-    const parsed = invoiceIdSchema.safeParse(ctx.params);
-    if (!parsed.success) throw validationError(parsed.error, 'params');
-    const { user } = authOf(ctx);
-    const note = await findCreditNote(deps.db.knex, parsed.data.id);
-    if (!note || (!user.is_admin && note.user_id !== user.id))
-      throw new AppError('not_found', { message: 'No such credit note.' });
-    authorize({ id: user.id, isAdmin: user.is_admin }, 'invoice:read', { ownerId: note.user_id });
+    const note = await ownDocument(ctx, (id) => findCreditNote(deps.db.knex, id), 'credit note');
     const invoice = await findInvoice(deps.db.knex, note.invoice_id);
     if (!invoice) throw new Error(`credit note ${note.id} has no invoice ${note.invoice_id}`);
-    ctx.set('Content-Type', 'application/pdf');
-    ctx.set(
-      'Content-Disposition',
-      `attachment; filename="credit-note-${note.number.replaceAll('/', '-')}.pdf"`,
-    );
-    ctx.body = await renderCreditNotePdf(note, invoice);
+    sendPdf(ctx, `credit-note-${note.number}`, await renderCreditNotePdf(note, invoice));
   });
 }

@@ -1,7 +1,7 @@
 // Manage Subscription (/subscription; decisions.md: renewal, payment history, invoices). The plan, its status and
 // end date; Renew opens the payment dialog (plan choice and offer code); every payment with its GST invoice PDF and
 // the credit notes of its refunds.
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Alert, Anchor, Badge, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
 import type { PaymentHistoryItemDto, SubscriptionDto } from '@optionpilot/server/contract';
@@ -14,6 +14,7 @@ import { useLiveSession } from '../../live/useLiveSession';
 import { useUiStore } from '../../stores/ui';
 import { formatIstDate } from '../dashboard/display';
 import { subscriptionColor, subscriptionLabel } from '../dashboard/StatusCards';
+import { dashboardApi } from '../dashboard/dashboardApi';
 import { useApiData } from '../dashboard/useApiData';
 import { PaymentReviewBanner } from '../payment/PaymentReviewBanner';
 import { subscriptionApi } from './subscriptionApi';
@@ -181,8 +182,8 @@ function PaymentHistory({ payments }: { payments: PaymentHistoryItemDto[] }) {
 
 export function ManageSubscriptionPage() {
   useLiveSession();
-  const loaded = useApiData(useCallback(() => subscriptionApi.subscription(), []));
-  const history = useApiData(useCallback(() => subscriptionApi.history(), []));
+  const loaded = useApiData(dashboardApi.subscription);
+  const history = useApiData(subscriptionApi.history);
   // An approved UPI payment arrives over the socket: newer than the first read, and it adds a payment to the list.
   const live = useLiveStore((s) => s.subscription);
   const subscription = { data: live ?? loaded.data, error: loaded.error };

@@ -1,5 +1,6 @@
-// Manage Subscription's calls: the subscription, the payment history with its invoices and credit notes, and PDFs.
-import type { PaymentHistoryResponse, SubscriptionDto } from '@optionpilot/server/contract';
+// Manage Subscription's own calls: the payment history with its invoices and credit notes, and their PDFs (the
+// subscription itself is the dashboard's call, dashboardApi.subscription).
+import type { PaymentHistoryResponse } from '@optionpilot/server/contract';
 import { api } from '../../api/client';
 import { downloadFile } from '../../lib/download';
 
@@ -9,7 +10,6 @@ export function invoiceFileName(number: string, kind: 'invoice' | 'credit-note' 
 }
 
 export const subscriptionApi = {
-  subscription: () => api.get<SubscriptionDto>('/api/user/subscription'),
   history: () => api.get<PaymentHistoryResponse>('/api/payment/history'),
   downloadInvoice: (invoice: { id: number; number: string }) =>
     downloadFile(`/api/payment/invoices/${invoice.id}/pdf`, invoiceFileName(invoice.number)),

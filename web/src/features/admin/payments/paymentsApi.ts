@@ -1,6 +1,8 @@
-// Calls of the Payments and Revenue pages (spec §7): UPI settings, payment-request review.
+// Calls of the Payments and Revenue pages (spec §7): UPI settings, payment-request review, refunds.
 import type {
   PaymentRequestResponse,
+  RefundPaymentRequest,
+  RefundResponse,
   UpiSettingsDto,
   UpiSettingsResponse,
 } from '@optionpilot/server/contract';
@@ -20,4 +22,6 @@ export const paymentsApi = {
   uploadQr: (file: Blob) => putFile<UpiSettingsResponse>('/api/upi-settings/qr', file),
   review: (id: number, body: ReviewBody) =>
     api.patch<PaymentRequestResponse>(`/api/admin/payment-requests/${id}`, body),
+  refund: (paymentId: number, body: RefundPaymentRequest) =>
+    api.post<RefundResponse>(`/api/admin/payments/${paymentId}/refund`, body),
 };

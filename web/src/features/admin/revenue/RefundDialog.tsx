@@ -3,22 +3,17 @@
 // and test payments are recorded here after the admin has returned the money.
 import { useState } from 'react';
 import { Alert, Button, Group, Modal, NumberInput, Select, Stack, TextInput } from '@mantine/core';
-import type { AdminPaymentDto, RefundPaymentRequest, RefundResponse } from '@optionpilot/server/contract';
-import { api } from '../../../api/client';
+import type { AdminPaymentDto, RefundPaymentRequest } from '@optionpilot/server/contract';
 import { formatInr } from '../../../lib/format';
 import { toastSuccess } from '../../../lib/toast';
 import { useSubmit } from '../../../lib/useSubmit';
+import { paymentsApi } from '../payments/paymentsApi';
 
 const END_ACTIONS = [
   { value: 'keep', label: 'Keep the end date' },
   { value: 'end_now', label: 'End the subscription now' },
   { value: 'set', label: 'Set a new end date' },
 ];
-
-export const refundApi = {
-  refund: (paymentId: number, body: RefundPaymentRequest) =>
-    api.post<RefundResponse>(`/api/admin/payments/${paymentId}/refund`, body),
-};
 
 /** Rupees typed by the admin → whole paise (₹1,234.56 → 123456). */
 export function rupeesToPaise(rupees: number): number {
@@ -48,7 +43,7 @@ export function RefundDialog({
       ...(endAction === 'set' && endDate ? { endDate: `${endDate}T00:00:00+05:30` } : {}),
     };
     void run(async () => {
-      const answer = await refundApi.refund(row.paymentId, body);
+      const answer = await paymentsApi.refund(row.paymentId, body);
       toastSuccess('Refund made', answer.message);
       onClose(true);
     });
