@@ -36,6 +36,7 @@ import * as strategyChoice from './20261124000800_strategy_choice';
 import * as engineState from './20261124000801_engine_state';
 import * as refunds from './20261124001000_refunds';
 import * as renewalReminders from './20261124001100_renewal_reminders';
+import * as positionCheck from './20261124001200_position_check';
 
 export interface NamedMigration {
   readonly name: string;
@@ -77,6 +78,7 @@ export const migrations: readonly NamedMigration[] = [
   { name: '20261124000801_engine_state', ...engineState },
   { name: '20261124001000_refunds', ...refunds },
   { name: '20261124001100_renewal_reminders', ...renewalReminders },
+  { name: '20261124001200_position_check', ...positionCheck },
 ];
 
 /** A Knex `MigrationSource` over the static list above. */

@@ -6,7 +6,9 @@
 // exit cancels it before selling, and a stop the broker fills by itself closes the trade without another order.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox, loadOrCreateKey } from '../../server/src/crypto';
+import { presentBrokerConnection } from '../../server/src/presenters/broker';
 import {
+  findBrokerAccountByUser,
   listOrders,
   listTrades,
   saveBrokerCredentials,
@@ -44,22 +46,22 @@ describe('live trading through the Zerodha adapter', () => {
   });
   afterEach(closeHarnesses);
 
-  async function connectLive(h: Harness, userId: number): Promise<void> {
+  async function connectLive(h: Harness, userId: number, app = APP): Promise<void> {
     const config = h.server.deps.config;
     const box = createSecretBox(loadOrCreateKey(config.dataDir, config.encryptionKey));
     const knex = h.server.deps.db.knex;
     await saveBrokerCredentials(knex, userId, {
       broker_type: 'zerodha',
-      api_key_enc: box.seal(APP.apiKey),
-      api_secret_enc: box.seal(APP.apiSecret),
+      api_key_enc: box.seal(app.apiKey),
+      api_secret_enc: box.seal(app.apiSecret),
       api_key_last4: 'ey01',
     });
     await updateBrokerAccount(knex, userId, {
       status: 'connected',
-      access_token_enc: box.seal(fake.issueSession(APP.apiKey)),
+      access_token_enc: box.seal(fake.issueSession(app.apiKey)),
       // Sessions are checked on the wall clock.
       token_expires_at: Date.now() + 3_600_000,
-      broker_user_id: APP.userId,
+      broker_user_id: app.userId,
       connected_at: Date.now(),
     });
     await saveTradingSettings(knex, userId, { mode: 'live' });
@@ -145,7 +147,7 @@ describe('live trading through the Zerodha adapter', () => {
     KITE_WS_ROOT: fake.wsUrl,
   });
 
-  async function openLivePosition(name: string, dir = dataDir()) {
+  async function openLivePosition(name: string, dir = dataDir(), app = APP) {
     const h = await startHarness(
       dir,
       T0 - 1_000,
@@ -154,7 +156,7 @@ describe('live trading through the Zerodha adapter', () => {
       true,
     );
     const userId = await addUser(h, name, true);
-    await connectLive(h, userId);
+    await connectLive(h, userId, app);
     await h.server.deps.trading.onUserChanged(userId);
     const placedBefore = fake.placeRequests;
     await callSetup(h);
@@ -215,5 +217,82 @@ describe('live trading through the Zerodha adapter', () => {
       exit_price_paise: 7_950,
     });
     expect(fake.placeRequests).toBe(placedBefore);
+  });
+
+  it('at a restart closes a position the trader sold by hand meanwhile (the broker wins) and tells trader and admins', async () => {
+    // An account of its own at the fake, so other tests' positions do not count.
+    const HAND: KiteFakeApp = { ...APP, apiKey: 'kitekey02', userId: 'CD5678', userName: 'Ravi Iyer' };
+    fake.addApp(HAND);
+    const { h, userId, stopId, dir } = await openLivePosition('live-by-hand', dataDir(), HAND);
+    const knex = h.server.deps.db.knex;
+    const [open] = await listTrades(knex, { userId });
+    await h.server.close();
+    // While OptionPilot is down the trader sells the position in Kite's app, leaving OptionPilot's stop resting.
+    const entry = fake.book.ordersOf(HAND.userId).find((o) => o.transaction_type === 'BUY');
+    const byHand = fake.book.add(HAND.userId, {
+      exchange: 'NFO',
+      tradingsymbol: entry!.tradingsymbol,
+      instrument_token: entry!.instrument_token,
+      order_type: 'MARKET',
+      transaction_type: 'SELL',
+      product: entry!.product,
+      quantity: entry!.quantity,
+      price: 0,
+      trigger_price: 0,
+      market_protection: 0,
+      tag: null,
+      tags: [],
+    });
+    await fake.fill(byHand.order_id, 90);
+
+    const second = await startHarness(dir, T0 + 10 * MINUTE, 100, KITE_ENV(), true);
+    const secondKnex = second.server.deps.db.knex;
+    const until = Date.now() + 15_000;
+    // The check looks twice, 3 s apart, before it acts.
+    while ((await listTrades(secondKnex, { userId }))[0]?.status !== 'closed' && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await second.server.deps.trading.idle();
+    const [closed] = await listTrades(secondKnex, { userId });
+    expect(closed).toMatchObject({ id: open!.id, status: 'closed', exit_reason: 'broker' });
+    // OptionPilot's stop came off before the record closed: it can never sell a position that is gone.
+    expect(fake.book.get(stopId)?.order.status).toBe('CANCELLED');
+    expect(fake.book.positionsOf(HAND.userId).get(entry!.tradingsymbol)?.quantity).toBe(0);
+    expect(second.server.deps.trading.openPositions()).toEqual([]);
+    // The trader's Broker Connection card shows the difference; the audit log (the admins' live log) has it too.
+    const account = await findBrokerAccountByUser(secondKnex, userId);
+    expect(presentBrokerConnection(account!).positionCheck?.differences).toEqual([
+      {
+        symbol: expect.stringMatching(/^NIFTY/),
+        optionPilot: entry!.quantity,
+        broker: 0,
+        action: 'closed',
+        closedTradeIds: [open!.id],
+      },
+    ]);
+    const logs = await secondKnex('logs')
+      .where({ user_id: userId })
+      .andWhere('description', 'like', 'Positions reconciled%');
+    expect(logs).toHaveLength(1);
+    expect(String(logs[0].description)).toContain(`trade #${open!.id} closed as sold outside OptionPilot`);
+  });
+
+  it('a token the broker refuses marks the session expired, and the card says so with a fixed message', async () => {
+    const OWN: KiteFakeApp = { ...APP, apiKey: 'kitekey03', userId: 'EF9012', userName: 'Kavya Nair' };
+    fake.addApp(OWN);
+    const { h, userId } = await openLivePosition('live-expired', dataDir(), OWN);
+    const knex = h.server.deps.db.knex;
+    // Kite's daily logout (or the trader logging out everywhere): every token issued so far is refused.
+    fake.expireSessions();
+    const until = Date.now() + 15_000;
+    while ((await findBrokerAccountByUser(knex, userId))?.status !== 'expired' && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const account = await findBrokerAccountByUser(knex, userId);
+    expect(presentBrokerConnection(account!)).toMatchObject({
+      session: 'expired',
+      connected: false,
+      lastError: 'Your broker session has expired. Reconnect to trade today.',
+    });
   });
 });

@@ -2,14 +2,15 @@ import type { MarketCalendar } from '../calendar/marketCalendar';
 import type { ExpiryCalendar } from '../calendar/expiry';
 import type { ChargeRates } from '../charges/charges';
 import type { OptionType, SignalType, Tick } from '../core/types';
-import type { ExitReason, TargetMode } from '../risk/positionRisk';
+import type { TargetMode } from '../risk/positionRisk';
+import type { CloseReason } from '../runtime/types';
 import type { StrategyParams } from '../strategy/params';
 import type { CandleSeries } from './candleSeries';
 import type { BacktestMetrics } from './metrics';
 import type { PremiumModelOptions } from './premiumModel';
 
-/** Why a backtest trade closed: a risk rule, or the data ran out with the position still open. */
-export type TradeExitReason = ExitReason | 'END_OF_DATA';
+/** Why a backtest trade closed: a risk rule, or the data ran out with it still open (never BROKER: paper only). */
+export type TradeExitReason = CloseReason;
 
 /** One closed backtest trade. Times are epoch ms; premiums are rupees per unit; money is rupees. */
 export interface BacktestTrade {

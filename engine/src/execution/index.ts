@@ -10,3 +10,4 @@ export * from './paperBroker';
 export * from './orderRouter';
 export * from './virtualTime';
 export * from './requestTimeouts';
+export * from './disconnectedBroker';

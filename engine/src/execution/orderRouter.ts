@@ -1,7 +1,7 @@
 import { Subject } from 'rxjs';
 import type { Observable, SchedulerLike, Subscription } from 'rxjs';
 import { BrokerError, PLACE_OUTCOME_BY_ERROR } from './broker';
-import type { Broker, BrokerAmendment, BrokerOrderSnapshot } from './broker';
+import type { Broker, BrokerAmendment, BrokerOrderSnapshot, BrokerPosition } from './broker';
 import { createClientOrderIdFactory } from './clientOrderId';
 import { splitByFreezeQty } from './freezeSplit';
 import { needsProtection, OPTION_PROTECTION_BANDS, toProtectedLimit } from './marketProtection';
@@ -357,6 +357,21 @@ export class OrderRouter {
         }
       }),
     );
+  }
+
+  /**
+   * The broker's net positions of an account (positions reconciled after a start or a reconnect); undefined when
+   * the account is not registered. A broker that does not answer in time throws `RequestTimeout`.
+   */
+  async brokerPositions(accountId: string): Promise<readonly BrokerPosition[] | undefined> {
+    const slot = this.accounts.get(accountId);
+    if (slot === undefined) return undefined;
+    return this.withTimeout(slot.connection.broker.getPositions());
+  }
+
+  /** The name of the broker an account is registered with ('paper', 'zerodha', …), if registered. */
+  brokerName(accountId: string): string | undefined {
+    return this.accounts.get(accountId)?.connection.broker.capabilities.name;
   }
 
   private now(): number {

@@ -8,7 +8,7 @@ import type { EntryPlan } from './entryPlan';
 import { settledOrders, averageFill } from './orderFills';
 import type { StrategyBook } from './strategyBook';
 import type { TradingRuntime, TradingRuntimeOptions } from './tradingRuntime';
-import type { RuntimeAccount, TradeOpen } from './types';
+import type { BrokerChoice, RuntimeAccount, TradeOpen } from './types';
 
 const DEFAULT_FILL_TIMEOUT_MS = 30_000;
 /** A finite "never" for positions without a square-off (the always-open calendar), so the state stays JSON. */
@@ -31,7 +31,7 @@ interface PendingEntry {
  * another account. Client ids are made and persisted before a broker is called (the router).
  */
 /** The broker key of an account as the eligibility rules gave it. */
-export function brokerKeyOf(account: RuntimeAccount): string {
+export function brokerKeyOf(account: BrokerChoice): string {
   return account.brokerKey ?? (account.paper ? 'paper' : 'live');
 }
 
@@ -58,17 +58,36 @@ export class EntryDesk {
     const wanted = account === undefined ? undefined : brokerKeyOf(account);
     const flat = !this.entering.has(accountId) && this.runtime.risk.openPositions(accountId).length === 0;
     if (registered === undefined || (wanted !== undefined && wanted !== registered && flat)) {
-      this.runtime.router.addAccount({
-        accountId,
-        broker: this.options.brokers(accountId, account),
-        ...(this.options.maxOrdersPerSecond === undefined
-          ? {}
-          : { maxOrdersPerSecond: this.options.maxOrdersPerSecond }),
-      });
+      this.register(accountId, account);
       this.accounts.set(accountId, wanted ?? 'restored');
     }
     this.runtime.risk.configureAccount(accountId, maxDailyLoss);
     return wanted === undefined || this.accounts.get(accountId) === wanted;
+  }
+
+  /** Whether an entry of the account is in flight (its fill not yet known). */
+  isEntering(accountId: string): boolean {
+    return this.entering.has(accountId);
+  }
+
+  /**
+   * Builds a registered account's broker again (its broker session was renewed), even under open positions: they
+   * stay at the same broker account, now reached over the new session.
+   */
+  rebuildBroker(accountId: string, choice: BrokerChoice): void {
+    if (!this.accounts.has(accountId)) return;
+    this.register(accountId, choice);
+    this.accounts.set(accountId, brokerKeyOf(choice));
+  }
+
+  private register(accountId: string, choice: BrokerChoice | undefined): void {
+    this.runtime.router.addAccount({
+      accountId,
+      broker: this.options.brokers(accountId, choice),
+      ...(this.options.maxOrdersPerSecond === undefined
+        ? {}
+        : { maxOrdersPerSecond: this.options.maxOrdersPerSecond }),
+    });
   }
 
   removeAccount(accountId: string): void {
@@ -76,29 +95,66 @@ export class EntryDesk {
     this.runtime.router.removeAccount(accountId);
   }
 
-  /** Enters every eligible account on an executed signal, concurrently. */
-  fanOut(strategyId: string, signalId: string, signal: Signal): void {
+  /**
+   * Enters every eligible account on an executed signal, concurrently. Resolves once every entry has started (each
+   * has subscribed its option's quote); the entries themselves run on.
+   */
+  fanOut(strategyId: string, signalId: string, signal: Signal): Promise<void> {
     const time = signal.executedAt ?? this.options.scheduler.now();
+    const squareOffAt = (this.options.squareOffAt ?? ((t) => this.options.calendar.squareOffTime(t)))(time);
+    // Accounts with the same size buy the same thing: the plan is made once per size, not once per account.
+    const plans = new Map<string, EntryPlan>();
+    const planFor = (account: RuntimeAccount): EntryPlan => {
+      const key = `${account.lots}|${account.quantity ?? ''}`;
+      let plan = plans.get(key);
+      if (plan === undefined) {
+        plan = this.plan(signal, time, account);
+        plans.set(key, plan);
+      }
+      return plan;
+    };
     const run = async (): Promise<void> => {
       const accounts = await this.options.accounts.eligible({ strategyId, signal, time });
       for (const account of accounts) {
         this.runtime.track(
           `entry of account ${account.accountId}`,
-          this.enter(account, strategyId, signalId, signal, time),
+          this.enter(account, { strategyId, signalId, signal, time, squareOffAt }, planFor),
           account.accountId,
         );
       }
     };
-    this.runtime.track(`fan-out of signal ${signalId}`, run());
+    const started = run();
+    this.runtime.track(`fan-out of signal ${signalId}`, started);
+    return started.catch(() => undefined);
+  }
+
+  /** What an account of this size buys on the signal: the strike, the symbol, whole lots (the broker's lot size). */
+  private plan(signal: Signal, time: number, account: RuntimeAccount): EntryPlan {
+    const index = signal.executedPrice ?? signal.entryTrigger;
+    const base = {
+      type: signal.type,
+      index,
+      time,
+      lots: account.lots,
+      expiries: this.options.expiries,
+      ...(this.options.freezeQuantity === undefined ? {} : { freezeQuantity: this.options.freezeQuantity }),
+    };
+    const firstPlan = planEntry({
+      ...base,
+      ...(account.quantity === undefined ? {} : { quantity: account.quantity }),
+    });
+    const brokerLot = this.options.lotSizeOf?.(firstPlan.symbol);
+    return brokerLot === undefined || brokerLot === firstPlan.lotSize
+      ? firstPlan
+      : planEntry({ ...base, lotSizeOverride: brokerLot });
   }
 
   private async enter(
     account: RuntimeAccount,
-    strategyId: string,
-    signalId: string,
-    signal: Signal,
-    time: number,
+    entry: Omit<PendingEntry, 'account' | 'plan'>,
+    planFor: (account: RuntimeAccount) => EntryPlan,
   ): Promise<void> {
+    const { strategyId, signalId, signal, time, squareOffAt } = entry;
     const { accountId } = account;
     const definition = this.book.definition(strategyId);
     if (definition === undefined || this.entering.has(accountId)) return;
@@ -106,33 +162,8 @@ export class EntryDesk {
     if (!this.ensureAccount(accountId, account.maxDailyLoss, account)) return;
     const allowed = this.runtime.risk.canEnter(accountId, time);
     if (!allowed.ok) return;
-    const squareOffAt = (this.options.squareOffAt ?? ((t) => this.options.calendar.squareOffTime(t)))(time);
     if (squareOffAt !== null && time >= squareOffAt) return;
-    const index = signal.executedPrice ?? signal.entryTrigger;
-    const firstPlan = planEntry({
-      type: signal.type,
-      index,
-      time,
-      lots: account.lots,
-      ...(account.quantity === undefined ? {} : { quantity: account.quantity }),
-      expiries: this.options.expiries,
-      ...(this.options.freezeQuantity === undefined ? {} : { freezeQuantity: this.options.freezeQuantity }),
-    });
-    const brokerLot = this.options.lotSizeOf?.(firstPlan.symbol);
-    const plan =
-      brokerLot === undefined || brokerLot === firstPlan.lotSize
-        ? firstPlan
-        : planEntry({
-            type: signal.type,
-            index,
-            time,
-            lots: account.lots,
-            expiries: this.options.expiries,
-            lotSizeOverride: brokerLot,
-            ...(this.options.freezeQuantity === undefined
-              ? {}
-              : { freezeQuantity: this.options.freezeQuantity }),
-          });
+    const plan = planFor(account);
     this.entering.add(accountId);
     this.runtime.subscribeQuote(plan.symbol);
     let outcome: 'opened' | 'failed' | 'pending' = 'failed';

@@ -3,9 +3,10 @@ import { roundTripCharges } from '../charges/charges';
 import type { ExitInstruction } from '../risk/riskManager';
 import { unrealisedPnl } from '../risk/positionRisk';
 import type { PositionRiskState } from '../risk/positionRisk';
+import { DISCONNECTED_BROKER } from '../execution/disconnectedBroker';
 import { isTerminal } from '../execution/orderStateMachine';
 import type { Order } from '../execution/orderTypes';
-import { averageFill, settledOrders } from './orderFills';
+import { averageFill, cancelAndSettle, settledOrders } from './orderFills';
 import { RestingStops } from './restingStops';
 import type { TradingRuntime, TradingRuntimeOptions } from './tradingRuntime';
 import type { CloseReason, OrderFill, TradeOpen } from './types';
@@ -25,10 +26,21 @@ interface OpenTrade {
    * before a restart — counted towards the exit
    */
   soldBefore: OrderFill[];
+  /** an exit is held because the account has no broker session (said once) */
+  waitingForSession: boolean;
 }
 
 function riskKey(risk: PositionRiskState): string {
   return `${risk.stopPrice}|${risk.highWater}|${risk.targetPrice}`;
+}
+
+/** Adds settled fills to what was sold before, each order once (a later version of an order replaces it). */
+function mergeFills(soldBefore: OrderFill[], fills: readonly OrderFill[]): void {
+  for (const fill of fills) {
+    const at = soldBefore.findIndex((f) => f.clientOrderId === fill.clientOrderId);
+    if (at >= 0) soldBefore[at] = fill;
+    else soldBefore.push(fill);
+  }
 }
 
 /** Money rounded to the paisa, computed in paise so binary noise never shows. */
@@ -80,6 +92,7 @@ export class ExitDesk {
       exiting: false,
       persistedKey: riskKey(trade.risk),
       soldBefore: exitFills.filter((f) => f.filledQty > 0),
+      waitingForSession: false,
     });
     // An entry has subscribed its symbol already; a position restored after a restart subscribes here.
     if (subscribe) this.runtime.subscribeQuote(trade.symbol);
@@ -262,14 +275,38 @@ export class ExitDesk {
   ): Promise<boolean> {
     const record = this.open.get(position.positionId);
     if (record === undefined) return false;
+    // A live account without a broker session: the position is at the broker, so it can be sold only there. The
+    // exit waits (retried each second, sending nothing) until the trader reconnects.
+    if (this.runtime.router.brokerName(position.accountId) === DISCONNECTED_BROKER) {
+      if (!record.waitingForSession) {
+        record.waitingForSession = true;
+        this.options.events({
+          kind: 'log',
+          level: 'warn',
+          accountId: position.accountId,
+          message: `trade ${position.positionId}: exit (${reason}) waits for the broker session; its stop still rests at the broker`,
+        });
+      }
+      return false;
+    }
+    record.waitingForSession = false;
     // The index when the exit was decided, before later ticks move it while the order is in flight.
     const exitIndex = this.runtime.lastIndex;
     // A stop resting at the broker comes off first; until the broker confirms, selling could sell twice.
     if (this.stops.has(position.positionId)) {
       const released = await this.stops.release(position.positionId);
       if (released === undefined) return false;
-      record.soldBefore.push(...released.filter((o) => o.filledQty > 0));
+      mergeFills(
+        record.soldBefore,
+        released.filter((o) => o.filledQty > 0),
+      );
     }
+    // An earlier exit order still open at the broker (its fill timed out, or it was in flight at a restart) could
+    // still fill: it is cancelled and settled first and whatever it filled counts, so a retry never oversells.
+    // (No exit order was ever sent for a trade whose exit sequence is still 0: nothing to look for.)
+    const earlier = record.exitSeq === 0 ? [] : await this.settleOpenExits(position.positionId);
+    if (earlier === undefined) return false;
+    mergeFills(record.soldBefore, earlier);
     const remaining = position.quantity - averageFill(record.soldBefore).quantity;
     let sold: Order[] = [];
     if (remaining > 0) {
@@ -289,14 +326,69 @@ export class ExitDesk {
         this.options.fillTimeoutMs ?? DEFAULT_FILL_TIMEOUT_MS,
       );
       if (sold.length === 0 || sold.some((o) => o.state !== 'FILLED')) {
-        // A leg that ended part-filled (cancelled, expired) sold that part: the retry sells only the rest.
-        record.soldBefore.push(...sold.filter((o) => isTerminal(o.state) && o.filledQty > 0));
+        // A leg that ended part-filled (cancelled, expired) sold that part: the retry sells only the rest. A leg
+        // still open is taken off by the retry first (settleOpenExits).
+        mergeFills(
+          record.soldBefore,
+          sold.filter((o) => isTerminal(o.state) && o.filledQty > 0),
+        );
         return false;
       }
     }
     const orders = [...record.soldBefore, ...sold];
-    const fill = averageFill(orders);
-    if (fill.quantity !== position.quantity) return false;
+    if (averageFill(orders).quantity !== position.quantity) return false;
+    await this.record(position, record, orders, orders, reason, time, trigger, exitIndex);
+    return true;
+  }
+
+  /**
+   * The broker no longer holds a live position (positions reconciled, positionCheck.ts): its resting stop comes off
+   * and the trade closes as `BROKER`, what no order of OptionPilot's sold valued at the last price. Returns whether
+   * it closed (not while an exit is under way, nor while the broker has not confirmed the stop's cancel).
+   */
+  async closeAtBroker(positionId: string, time: number): Promise<boolean> {
+    const record = this.open.get(positionId);
+    const position = this.runtime.risk.openPositions().find((p) => p.positionId === positionId);
+    if (record === undefined || position === undefined || record.exiting) return false;
+    record.exiting = true;
+    try {
+      if (this.stops.has(positionId)) {
+        const released = await this.stops.release(positionId);
+        if (released === undefined) return false;
+        record.soldBefore.push(...released.filter((o) => o.filledQty > 0));
+      }
+      const gone = position.quantity - averageFill(record.soldBefore).quantity;
+      const atBroker = { clientOrderId: 'broker', filledQty: gone, avgPrice: position.risk.lastPrice };
+      const fills = gone > 0 ? [...record.soldBefore, atBroker] : record.soldBefore;
+      const { lastIndex } = this.runtime;
+      await this.record(
+        position,
+        record,
+        fills,
+        record.soldBefore,
+        'BROKER',
+        time,
+        position.risk.lastPrice,
+        lastIndex,
+      );
+      return true;
+    } finally {
+      record.exiting = false;
+    }
+  }
+
+  /** Records a position's close on `fills` (which sold all of it): charges, net P&L, the store, the event. */
+  private async record(
+    position: { positionId: string; accountId: string; quantity: number; risk: PositionRiskState },
+    record: OpenTrade,
+    fills: readonly OrderFill[],
+    orders: readonly OrderFill[],
+    reason: CloseReason,
+    time: number,
+    trigger: number,
+    exitIndex: number,
+  ): Promise<void> {
+    const fill = averageFill(fills);
     const { trade } = record;
     const charges = roundTripCharges(
       {
@@ -337,7 +429,25 @@ export class ExitDesk {
     // A realised loss can hit the daily limit and flatten the account's other positions.
     for (const instruction of followUps) this.exit(instruction);
     this.runtime.scheduleDeadline();
-    return true;
+  }
+
+  /**
+   * Cancels the position's exit orders that are still open and waits for the broker's word. Resolves with what
+   * they filled (the settled legs), or undefined while any outcome is still unknown: then nothing may be sold.
+   */
+  private async settleOpenExits(positionId: string): Promise<Order[] | undefined> {
+    const { router } = this.runtime;
+    const open = router
+      .listOrders()
+      .filter((o) => o.intentKey.startsWith(`${positionId}:exit:`) && !isTerminal(o.state));
+    if (open.length === 0) return [];
+    const legs = await cancelAndSettle(
+      router,
+      open.map((o) => o.clientOrderId),
+      this.options.scheduler,
+      this.options.fillTimeoutMs ?? DEFAULT_FILL_TIMEOUT_MS,
+    );
+    return legs?.filter((o) => o.filledQty > 0);
   }
 
   private retryLater(positionId: string): void {

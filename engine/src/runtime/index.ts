@@ -4,3 +4,5 @@ export * from './strategyBook';
 export * from './entryPlan';
 export * from './orderFills';
 export * from './tradingRuntime';
+export * from './positionCheck';
+export * from './positionReconciler';

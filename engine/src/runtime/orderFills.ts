@@ -47,3 +47,29 @@ export function averageFill(orders: readonly Pick<Order, 'filledQty' | 'avgPrice
   }
   return { quantity, price: quantity > 0 ? Math.round((value / quantity) * 100) / 100 : 0 };
 }
+
+/**
+ * Takes orders off the broker: cancels each one still open and waits (up to `timeoutMs`) for the broker's word.
+ * Resolves with the orders as they settled (any filled part counts), or undefined while any outcome is still
+ * unknown — then nothing may be sold in their place.
+ */
+export async function cancelAndSettle(
+  router: OrderRouter,
+  clientOrderIds: readonly string[],
+  scheduler: SchedulerLike,
+  timeoutMs: number,
+): Promise<Order[] | undefined> {
+  for (const id of clientOrderIds) {
+    const order = router.getOrder(id);
+    if (order === undefined || isTerminal(order.state) || order.state === 'CANCEL_PENDING') continue;
+    if (order.brokerOrderId === undefined) continue; // unknown to the broker yet: its resolution will tell
+    try {
+      await router.cancel(id);
+    } catch {
+      // Refused (it filled meanwhile) or unanswered: the settled states below tell.
+    }
+  }
+  const legs = await settledOrders(router, clientOrderIds, scheduler, timeoutMs);
+  const settled = legs.length === clientOrderIds.length && legs.every((o) => isTerminal(o.state));
+  return settled ? legs : undefined;
+}

@@ -5,7 +5,7 @@ import type { OrderRouter } from '../execution/orderRouter';
 import type { BrokerAmendment } from '../execution/broker';
 import type { Order } from '../execution/orderTypes';
 import { roundToTick } from '../instruments/strikes';
-import { settledOrders } from './orderFills';
+import { cancelAndSettle } from './orderFills';
 
 /** The position a stop protects. */
 export interface ProtectedPosition {
@@ -182,23 +182,13 @@ export class RestingStops {
     await this.moving.get(positionId);
     const resting = this.stops.get(positionId);
     if (resting === undefined) return [];
-    const { router } = this.options;
-    for (const id of resting.ids) {
-      const order = router.getOrder(id);
-      if (order === undefined || isTerminal(order.state) || order.state === 'CANCEL_PENDING') continue;
-      try {
-        await router.cancel(id);
-      } catch {
-        // Refused (e.g. it filled meanwhile) or unanswered: the settled states below tell.
-      }
-    }
-    const legs = await settledOrders(
-      router,
+    const legs = await cancelAndSettle(
+      this.options.router,
       resting.ids,
       this.options.scheduler,
       this.options.settleTimeoutMs,
     );
-    if (legs.length !== resting.ids.length || legs.some((o) => !isTerminal(o.state))) return undefined;
+    if (legs === undefined) return undefined;
     this.stops.delete(positionId);
     return legs;
   }

@@ -2,156 +2,16 @@ import fc from 'fast-check';
 import { Subject } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
-import calendarJson from '../../data/nse-calendar.json' with { type: 'json' };
-import contractsJson from '../../data/nse-contracts.json' with { type: 'json' };
 import { alwaysOpenCalendar } from '../calendar/alwaysOpenCalendar';
-import { loadCalendarData } from '../calendar/calendarData';
-import { parseContractSpecs, underlyingSpec } from '../calendar/contractSpecs';
-import { createExchangeCalendar } from '../calendar/exchangeCalendar';
-import { createExpiryCalendar } from '../calendar/expiry';
-import { istDateTime } from '../calendar/ist';
 import { offsetScheduler } from '../candles/testCalendars';
-import { createSteppingClock } from '../clock/virtualClock';
-import type { Candle, Quote, Tick } from '../core/types';
+import type { Candle, Tick } from '../core/types';
 import type { Broker, BrokerOrderSnapshot } from '../execution/broker';
-import { InMemoryOrderStore } from '../execution/orderStore';
 import { PAPER_CAPABILITIES, PaperBroker } from '../execution/paperBroker';
-import { createQuoteBook } from '../feeds/quoteBook';
-import { createSyntheticQuoter } from '../feeds/syntheticQuotes';
 import { DEFAULT_STRATEGY_PARAMS } from '../strategy/params';
-import type { StrategyParams } from '../strategy/params';
+import { account, at, expiries, harness, memoryStore, MIN, QUICK, signalDay } from './testHarness';
+import type { Harness } from './testHarness';
 import { TradingRuntime } from './tradingRuntime';
-import type { RuntimeAccount, RuntimeEvent, RuntimeStore, StrategyDefinition } from './types';
-
-const exchange = createExchangeCalendar(loadCalendarData(calendarJson, { now: Date.UTC(2026, 0, 1) }).data);
-const expiries = createExpiryCalendar(exchange, underlyingSpec(parseContractSpecs(contractsJson), 'NIFTY'));
-const at = (hhmmss: string) =>
-  istDateTime('2026-01-07', hhmmss.slice(0, 5)) + Number(hhmmss.slice(6) || 0) * 1000;
-const MIN = 60_000;
-
-/** One bullish candle of ≥ 1 point makes a CALL setup: the next minute's first tick above the trigger executes. */
-const QUICK: StrategyParams = {
-  ...DEFAULT_STRATEGY_PARAMS,
-  consecutiveCandles: 1,
-  minMovement: 1,
-  entryOffset: 1,
-};
-
-/** 09:15 flat, 09:16 a bullish minute, 09:17:00 a tick through the trigger, then ticks every 15 s to 09:30. */
-function signalDay(from = 23_500): Tick[] {
-  const ticks: Tick[] = [{ time: at('09:15:00'), price: from, volume: 0 }];
-  ticks.push(
-    { time: at('09:16:00'), price: from, volume: 0 },
-    { time: at('09:16:45'), price: from + 5, volume: 0 },
-  );
-  for (let t = at('09:17:00'), p = from + 8; t <= at('09:30:00'); t += 15_000, p += 0.5) {
-    ticks.push({ time: t, price: p, volume: 0 });
-  }
-  return ticks;
-}
-
-interface Harness {
-  runtime: TradingRuntime;
-  events: RuntimeEvent[];
-  store: RuntimeStore & { open: Set<string> };
-  push(tick: Tick): Promise<void>;
-  /** lets engine time pass with no tick (a stalled feed) */
-  wait(until: number): Promise<void>;
-}
-
-function memoryStore(): RuntimeStore & { open: Set<string> } {
-  const open = new Set<string>();
-  const signals = new Map<string, string>();
-  let trades = 0;
-  return {
-    orders: new InMemoryOrderStore(),
-    open,
-    saveSignal: (_s, event) => {
-      const id = signals.get(event.signal.key) ?? String(signals.size + 1);
-      signals.set(event.signal.key, id);
-      return Promise.resolve(id);
-    },
-    openTrade: () => {
-      trades += 1;
-      open.add(String(trades));
-      return Promise.resolve(String(trades));
-    },
-    saveRisk: () => Promise.resolve(),
-    closeTrade: (close) => {
-      open.delete(close.tradeId);
-      return Promise.resolve();
-    },
-  };
-}
-
-/** A runtime on a stepping virtual clock with the live feeds' quotes; `brokers` per account. */
-function harness(props: {
-  accounts: readonly RuntimeAccount[];
-  brokers?: (
-    accountId: string,
-    paper: () => Broker,
-    now: () => number,
-    account: RuntimeAccount | undefined,
-  ) => Broker;
-  strategies?: readonly StrategyDefinition[];
-  start?: number;
-}): Harness {
-  const clock = createSteppingClock(props.start ?? at('09:15:00'));
-  let last: Tick | null = null;
-  const quotes = createQuoteBook(
-    createSyntheticQuoter({ expiryInstant: (d) => expiries.expiryInstant(d) }),
-    () => (last ? { spot: last.price, time: last.time } : null),
-  );
-  const events: RuntimeEvent[] = [];
-  const store = memoryStore();
-  const runtime: TradingRuntime = new TradingRuntime({
-    calendar: exchange,
-    expiries,
-    scheduler: clock.scheduler,
-    quotes,
-    brokers: (accountId, account) => {
-      const paper = () =>
-        new PaperBroker({
-          quotes: { getQuote: (s): Quote | undefined => runtime.quote(s) },
-          scheduler: clock.scheduler,
-          idPrefix: `P${accountId}-`,
-        });
-      return props.brokers ? props.brokers(accountId, paper, () => clock.scheduler.now(), account) : paper();
-    },
-    store,
-    accounts: { eligible: () => Promise.resolve(props.accounts) },
-    strategies: props.strategies ?? [
-      { id: 's1', name: 'quick', kind: 'consecutive_breakout', params: QUICK },
-    ],
-    algoTag: 'TEST',
-    events: (event) => events.push(event),
-    fillTimeoutMs: 10_000,
-  });
-  quotes.quotes$.subscribe((q) => runtime.onQuote(q));
-  runtime.start();
-  return {
-    runtime,
-    events,
-    store,
-    async push(tick) {
-      clock.advanceTo(tick.time);
-      for (let i = 0; i < 20; i += 1) await Promise.resolve();
-      runtime.onTick(tick);
-      last = tick;
-      quotes.publish(tick.price, tick.time);
-      // Let promise chains (store writes, paper fills) settle as a live process would between two ticks.
-      for (let i = 0; i < 20; i += 1) await Promise.resolve();
-    },
-    async wait(until) {
-      for (let t = clock.scheduler.now(); t <= until; t += 1_000) {
-        clock.advanceTo(t);
-        for (let i = 0; i < 20; i += 1) await Promise.resolve();
-      }
-    },
-  };
-}
-
-const account = (id: string): RuntimeAccount => ({ accountId: id, lots: 1, maxDailyLoss: 0, paper: true });
+import type { RuntimeAccount, RuntimeEvent, StrategyDefinition } from './types';
 
 /** A broker that records when each order was sent and never answers. */
 function silentBroker(sent: number[], now: () => number): Broker {
@@ -209,6 +69,34 @@ describe('TradingRuntime: concurrent fan-out', () => {
         .map((p) => p.accountId)
         .sort(),
     ).toEqual(['b', 'c']);
+  });
+});
+
+describe('TradingRuntime: quotes of armed signals', () => {
+  it('on a broker feed quotes the contract an armed signal would buy before it executes, then hands it to the entry', async () => {
+    const quoteLog: string[] = [];
+    const h = harness({ accounts: [account('a')], quoteArmedStrikes: true, quoteLog });
+    for (const tick of signalDay().filter((t) => t.time < at('09:17:00'))) await h.push(tick);
+    await h.wait(at('09:17:00'));
+    // Armed at the 09:16 candle's close: its contract is already quoted, with no entry yet.
+    expect(h.events.some((e) => e.kind === 'signal' && e.event.kind === 'armed')).toBe(true);
+    expect(quoteLog).toHaveLength(1);
+    const [armed] = quoteLog;
+    for (const tick of signalDay().filter((t) => t.time >= at('09:17:00') && t.time <= at('09:17:30')))
+      await h.push(tick);
+    await h.runtime.idle();
+    const [position] = h.runtime.positions('a');
+    // The entry bought that contract and holds its quote; the armed signal's hold was let go without a gap.
+    expect(`+${position?.symbol}`).toBe(armed);
+    expect(quoteLog).toEqual([armed]);
+    expect(h.runtime.quote(position!.symbol)).toBeDefined();
+  });
+
+  it('quotes nothing ahead on a simulated or replayed feed (backtests unchanged)', async () => {
+    const quoteLog: string[] = [];
+    const h = harness({ accounts: [], quoteLog });
+    for (const tick of signalDay().filter((t) => t.time < at('09:17:30'))) await h.push(tick);
+    expect(quoteLog).toEqual([]);
   });
 });
 

@@ -3,6 +3,7 @@ import type { ExpiryCalendar } from '../calendar/expiry';
 import type { ChargeRates } from '../charges/charges';
 import type { MarketCalendar } from '../calendar/marketCalendar';
 import type { Candle, IntervalMinutes, Quote, Tick } from '../core/types';
+import { DISCONNECTED_BROKER } from '../execution/disconnectedBroker';
 import { OrderRouter } from '../execution/orderRouter';
 import { RiskManager } from '../risk/riskManager';
 import type { RiskPosition, RiskSnapshot } from '../risk/riskManager';
@@ -10,7 +11,9 @@ import type { TargetMode } from '../risk/positionRisk';
 import type { StrategyEvent } from '../strategy/signal';
 import { CandleHub } from './candleHub';
 import { EntryDesk } from './entryDesk';
+import { ArmedQuotes } from './armedQuotes';
 import { ExitDesk } from './exitDesk';
+import { reconcileAccountPositions } from './positionReconciler';
 import { StrategyBook } from './strategyBook';
 import type { BookEvent } from './strategyBook';
 import type {
@@ -64,6 +67,15 @@ export interface TradingRuntimeOptions {
   readonly targetMode?: TargetMode;
   /** the broker's lot size of a contract when its instrument master is loaded */
   readonly lotSizeOf?: (symbol: string) => number | undefined;
+  /** ms between the two looks of a position check (default 3 s), on `brokerClock` */
+  readonly positionCheckConfirmMs?: number;
+  /** the real time brokers' books run on (default `scheduler`; live servers pass the wall clock) */
+  readonly brokerClock?: SchedulerLike;
+  /**
+   * quote the contract an armed signal would buy while it is armed: a broker's feed quotes an option only after it
+   * is subscribed, and a market order needs its LTP for protection the moment the signal executes
+   */
+  readonly quoteArmedStrikes?: boolean;
 }
 
 /**
@@ -82,6 +94,9 @@ export class TradingRuntime {
   private readonly exits: ExitDesk;
   private readonly quotes = new Map<string, Quote>();
   private readonly quoteRefs = new Map<string, number>();
+  private readonly armed: ArmedQuotes;
+  /** accounts whose positions are being reconciled with their broker */
+  private readonly checking = new Set<string>();
   private readonly work = new Set<Promise<unknown>>();
   private signalChain: Promise<unknown> = Promise.resolve();
   private lastTime = Number.NEGATIVE_INFINITY;
@@ -108,6 +123,7 @@ export class TradingRuntime {
     this.hub = new CandleHub({ calendar: options.calendar, intervals: this.intervalsInUse() });
     this.exits = new ExitDesk(this, options);
     this.entries = new EntryDesk(this, options, this.book);
+    this.armed = new ArmedQuotes(this, options.expiries, options.quoteArmedStrikes === true);
   }
 
   /** Positions, their stops and each account's day P&L and loss lock: held here and nowhere else. */
@@ -323,6 +339,56 @@ export class TradingRuntime {
     await this.router.reconcile();
   }
 
+  /**
+   * Reconciles a live account's positions with its broker (after a start or a reconnect; positionReconciler.ts):
+   * the broker wins. Emits `positions-checked`; an account trading on paper, or with an order under way (its own
+   * orders settle it), is not checked.
+   */
+  async reconcilePositions(accountId: string): Promise<void> {
+    const busy = (id: string): boolean =>
+      this.entries.isEntering(id) || this.positions(id).some((p) => p.risk.exit !== undefined);
+    // One check per account at a time: two reconnects in a row must not both act on one difference.
+    if (busy(accountId) || this.checking.has(accountId)) return;
+    this.checking.add(accountId);
+    const outcome = await reconcileAccountPositions(
+      {
+        scheduler: this.options.scheduler,
+        brokerClock: this.options.brokerClock ?? this.options.scheduler,
+        brokerPositions: (id) => this.router.brokerPositions(id),
+        brokerName: (id) => this.router.brokerName(id),
+        busy,
+        held: (id) =>
+          this.positions(id).flatMap((p) => {
+            const trade = this.exits.trade(p.positionId);
+            if (trade === undefined || trade.paper) return [];
+            return [
+              { positionId: p.positionId, symbol: p.symbol, quantity: p.quantity, openedAt: trade.entryTime },
+            ];
+          }),
+        closeAtBroker: (id, time) => this.exits.closeAtBroker(id, time),
+        ...(this.options.positionCheckConfirmMs === undefined
+          ? {}
+          : { confirmAfterMs: this.options.positionCheckConfirmMs }),
+      },
+      accountId,
+    ).finally(() => this.checking.delete(accountId));
+    if (outcome !== undefined) this.options.events({ kind: 'positions-checked', ...outcome });
+  }
+
+  /**
+   * An account's broker session changed: renewed (a reconnect) or ended. An account holding live positions gets its
+   * broker built again — over the new session, so their exits and stops reach the broker again, then its orders and
+   * positions are reconciled with the broker; or, with no session, a disconnected broker that holds exits back.
+   */
+  async sessionChanged(accountId: string): Promise<void> {
+    const live = this.positions(accountId).some((p) => this.exits.trade(p.positionId)?.paper === false);
+    if (!live) return;
+    this.entries.rebuildBroker(accountId, { paper: false });
+    if (this.router.brokerName(accountId) === DISCONNECTED_BROKER) return;
+    await this.router.reconcile(accountId);
+    await this.reconcilePositions(accountId);
+  }
+
   /** Sends again the exits that were in flight when the process stopped (call after `start`). */
   resumeExits(): void {
     this.exits.resume(this.options.scheduler.now());
@@ -426,6 +492,10 @@ export class TradingRuntime {
 
   private signalSaved(strategyId: string, signalId: string, event: StrategyEvent): void {
     this.options.events({ kind: 'signal', strategyId, signalId, event });
-    if (event.kind === 'executed') this.entries.fanOut(strategyId, signalId, event.signal);
+    const { signal } = event;
+    if (event.kind === 'armed') this.armed.hold(signal, this.options.scheduler.now());
+    else if (event.kind === 'executed') {
+      void this.entries.fanOut(strategyId, signalId, signal).then(() => this.armed.release(signal.key));
+    } else this.armed.release(signal.key);
   }
 }

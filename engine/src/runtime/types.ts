@@ -5,9 +5,13 @@ import type { Order } from '../execution/orderTypes';
 import type { ExitReason, PositionRiskState } from '../risk/positionRisk';
 import type { StrategyParams } from '../strategy/params';
 import type { Signal, StrategyEvent } from '../strategy/signal';
+import type { PositionCheckOutcome } from './positionReconciler';
 
-/** Why a position closed: a risk rule, or the data ran out (backtests) with it still open. */
-export type CloseReason = ExitReason | 'END_OF_DATA';
+/**
+ * Why a position closed: a risk rule, the data ran out (backtests) with it still open, or the broker no longer held
+ * it when positions were reconciled (`BROKER`: sold outside OptionPilot).
+ */
+export type CloseReason = ExitReason | 'END_OF_DATA' | 'BROKER';
 
 /** A named, persisted parameter set of a strategy kind; the runtime runs every active one. */
 export interface StrategyDefinition {
@@ -126,7 +130,10 @@ export interface RuntimeStore {
  * Builds the broker of an account (paper, or its live adapter with its own session): with the account as the
  * eligibility rules just decided it, or without when positions are restored after a restart.
  */
-export type BrokerFactory = (accountId: string, account?: RuntimeAccount) => Broker;
+export type BrokerFactory = (accountId: string, account?: BrokerChoice) => Broker;
+
+/** What a broker factory chooses by: paper or live, and which live session. */
+export type BrokerChoice = Pick<RuntimeAccount, 'paper' | 'brokerKey'>;
 
 /** What the runtime tells the outside world, after the store has it. */
 export type RuntimeEvent =
@@ -155,7 +162,8 @@ export type RuntimeEvent =
       readonly accountId?: string;
       readonly data?: Readonly<Record<string, unknown>>;
     }
-  | { readonly kind: 'halted'; readonly tradingEnabled: boolean };
+  | { readonly kind: 'halted'; readonly tradingEnabled: boolean }
+  | ({ readonly kind: 'positions-checked' } & PositionCheckOutcome);
 
 /** The latest quote of a symbol, as the feed delivered it. */
 export type QuoteLookup = (symbol: string) => Quote | undefined;

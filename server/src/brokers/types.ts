@@ -77,8 +77,15 @@ export interface BrokerModule {
     query: CallbackQuery;
     redirectUri: string;
   }): Promise<BrokerSession>;
-  /** the order adapter (the engine's `Broker` port) for one account's session */
-  createBroker(input: { credentials: BrokerCredentials; session: BrokerSession }): Broker;
+  /**
+   * the order adapter (the engine's `Broker` port) for one account's session; `onSessionEnded` is called when the
+   * broker refuses the session's token (it ended early: logged out, revoked, or the daily logout came)
+   */
+  createBroker(input: {
+    credentials: BrokerCredentials;
+    session: BrokerSession;
+    onSessionEnded?: () => void;
+  }): Broker;
   /** downloads and parses the NIFTY options of the broker's instrument master */
   fetchInstruments(): Promise<readonly BrokerInstrument[]>;
   /**

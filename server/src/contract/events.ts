@@ -13,7 +13,7 @@ import type {
   UserStatsDto,
 } from './dto';
 import type { PaymentRequestDto } from './admin';
-import type { SubscriptionDto } from './user';
+import type { BrokerConnectionDto, SubscriptionDto } from './user';
 
 export interface ServerToClientEvents {
   'market:tick': (tick: MarketTickDto) => void;
@@ -28,6 +28,11 @@ export interface ServerToClientEvents {
   'admin:control': (control: AdminControlDto) => void;
   /** the trader's subscription changed (an approved UPI request, an admin activation) */
   'user:subscription': (subscription: SubscriptionDto) => void;
+  /**
+   * the trader's broker connection changed on the server's side: positions were reconciled with the broker, or the
+   * broker ended the session
+   */
+  'user:broker': (connection: BrokerConnectionDto) => void;
   /** one of the trader's payment requests was reviewed (a rejection carries the admin's note) */
   'user:payment-request': (request: PaymentRequestDto) => void;
   /**

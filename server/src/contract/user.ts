@@ -176,6 +176,25 @@ export interface BrokerConnectionDto {
   accountName: string | null;
   /** the URL to register as the redirect URL in the broker app: `{origin}/broker/{broker}/callback` */
   redirectUrl: string;
+  /** the last reconciliation of positions with the broker (at start and after a reconnect), null before the first */
+  positionCheck: PositionCheckDto | null;
+}
+
+/**
+ * Positions reconciled with the broker: the broker wins. `closed`: OptionPilot held units the broker no longer
+ * holds (sold outside OptionPilot), so its trades were closed; `not_managed`: the broker holds units OptionPilot did
+ * not open (or a short), reported and left alone.
+ */
+export interface PositionCheckDto {
+  checkedAt: string;
+  differences: Array<{
+    symbol: string;
+    optionPilot: number;
+    broker: number;
+    action: 'closed' | 'not_managed';
+    /** OptionPilot trade ids closed because of this difference */
+    closedTradeIds: number[];
+  }>;
 }
 
 export interface BrokerSaveResponse {

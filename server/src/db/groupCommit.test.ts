@@ -83,4 +83,64 @@ describe.each(testDialects())('createGroupCommit (%s)', (dialect) => {
     expect(sizes).toEqual([10, 10, 10]);
     expect(current).toBe(5);
   });
+
+  it('writes a batch whole with workMany, and one by one when the whole write fails', async () => {
+    const calls: string[] = [];
+    const writes = createGroupCommit<string, string>({
+      knex: knex(),
+      work: async (trx, key) => {
+        calls.push(`one ${key}`);
+        await trx('invoice_counters').insert({ financial_year: key, last_number: 0, updated_at: 1 });
+        return key;
+      },
+      workMany: async (trx, keys) => {
+        calls.push(`many ${keys.length}`);
+        await trx('invoice_counters').insert(
+          keys.map((key) => ({ financial_year: key, last_number: 0, updated_at: 1 })),
+        );
+        return [...keys];
+      },
+    });
+    expect(await Promise.all([writes.write('1980-81'), writes.write('1981-82')])).toEqual([
+      '1980-81',
+      '1981-82',
+    ]);
+    expect(calls).toEqual(['many 2']);
+
+    // A repeated key fails the multi-row insert: nothing of it stays, and each item is written again on its own.
+    calls.length = 0;
+    const outcomes = await Promise.allSettled([
+      writes.write('1982-83'),
+      writes.write('1980-81'),
+      writes.write('1983-84'),
+    ]);
+    expect(calls).toEqual(['many 3', 'one 1982-83', 'one 1980-81', 'one 1983-84']);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const years = (await knex()('invoice_counters')
+      .where('financial_year', 'like', '198%')
+      .orderBy('financial_year')) as Array<{ financial_year: string }>;
+    expect(years.map((y) => y.financial_year)).toEqual(['1980-81', '1981-82', '1982-83', '1983-84']);
+  });
+
+  it('rolls back a workMany that answers for fewer items than it was given, then writes one by one', async () => {
+    const writes = createGroupCommit<string, string>({
+      knex: knex(),
+      work: async (trx, key) => {
+        await trx('invoice_counters').insert({ financial_year: key, last_number: 0, updated_at: 1 });
+        return key;
+      },
+      workMany: async (trx, keys) => {
+        await trx('invoice_counters').insert(
+          keys.map((key) => ({ financial_year: key, last_number: 0, updated_at: 1 })),
+        );
+        return keys.slice(1);
+      },
+    });
+    expect(await Promise.all([writes.write('1970-71'), writes.write('1971-72')])).toEqual([
+      '1970-71',
+      '1971-72',
+    ]);
+    const years = (await knex()('invoice_counters').where('financial_year', 'like', '197%')) as unknown[];
+    expect(years).toHaveLength(2);
+  });
 });

@@ -3,7 +3,8 @@
 // own commit, so a signal fanned out to 1,000 accounts (each order persisted before its broker call) spent most of
 // its time queueing for commits. Each write still resolves only after the commit that holds it — persist-before-
 // send keeps its meaning — and runs in its own savepoint, so one failing write (a repeated intent key) rolls back
-// alone and rejects only its own caller. Writes run in the order they were queued.
+// alone and rejects only its own caller. Writes run in the order they were queued. With `workMany` a batch is first
+// written whole, in a few multi-row statements; only if that fails is it written again one savepoint per item.
 import type { Knex } from 'knex';
 
 export interface GroupCommit<T, R> {
@@ -24,6 +25,12 @@ interface Pending<T, R> {
 export function createGroupCommit<T, R>(props: {
   knex: Knex;
   work: (trx: Knex.Transaction, item: T) => Promise<R>;
+  /**
+   * writes a whole batch at once (multi-row statements), returning each item's result in order; when it throws,
+   * its savepoint is rolled back and the batch is written again item by item with `work`, so one bad item still
+   * fails alone
+   */
+  workMany?: (trx: Knex.Transaction, items: readonly T[]) => Promise<R[]>;
   maxBatch?: number;
 }): GroupCommit<T, R> {
   const maxBatch = props.maxBatch ?? 100;
@@ -35,6 +42,23 @@ export function createGroupCommit<T, R>(props: {
     const outcomes: Array<{ ok: true; value: R } | { ok: false; error: unknown }> = [];
     try {
       await props.knex.transaction(async (trx) => {
+        const { workMany } = props;
+        if (workMany !== undefined) {
+          try {
+            const items = batch.map((pending) => pending.item);
+            const values = await trx.transaction(async (savepoint) => {
+              const written = await workMany(savepoint, items);
+              // Checked inside the savepoint: a short answer rolls the batch back before it is written again.
+              if (written.length !== items.length)
+                throw new Error('group commit: a result per item expected');
+              return written;
+            });
+            outcomes.push(...values.map((value) => ({ ok: true as const, value })));
+            return;
+          } catch {
+            // Rolled back to the savepoint: one item at a time below tells which one failed.
+          }
+        }
         for (const { item } of batch) {
           try {
             const value = await trx.transaction((savepoint) => props.work(savepoint, item));

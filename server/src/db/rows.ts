@@ -123,6 +123,8 @@ export interface BrokerAccountRow {
   status: BrokerAccountStatus;
   last_error: string | null;
   connected_at: number | null;
+  /** JSON: the last reconciliation of positions with the broker (`PositionCheckDto`), null before the first */
+  position_check: string | null;
   created_at: number;
   updated_at: number;
 }

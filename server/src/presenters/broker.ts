@@ -1,5 +1,6 @@
 import type { BrokerConnectionDto, BrokerSessionState } from '../contract';
 import type { BrokerAccountRow } from '../db';
+import { parsePositionCheck } from '../trading/positionChecks';
 import { isoOrNull } from './time';
 
 type SessionFields = Pick<BrokerAccountRow, 'status' | 'token_expires_at' | 'access_token_enc'>;
@@ -40,5 +41,6 @@ export function presentBrokerConnection(
     session,
     accountName: session === 'not_connected' ? null : row.broker_account_name,
     redirectUrl: brokerRedirectUrl(context.publicUrl, row.broker_type),
+    positionCheck: parsePositionCheck(row.position_check),
   };
 }

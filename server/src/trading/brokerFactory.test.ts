@@ -23,15 +23,18 @@ function setup(valid: Set<number>) {
     loadAll: () => Promise.resolve(),
     refresh: () => Promise.resolve(),
     get: (userId) => (valid.has(userId) ? session : undefined),
+    end: () => Promise.resolve(false),
   };
   const warn = vi.fn();
+  const sessionEnded = vi.fn();
   const brokers = createAccountBrokers({
     sessions,
     paper: { quote: () => undefined, scheduler: new VirtualTime(NOW).scheduler, tickSize: 0.05 },
     now: () => NOW,
     warn,
+    sessionEnded,
   });
-  return { brokers, warn };
+  return { brokers, warn, sessionEnded };
 }
 
 const account = (id: string, paper: boolean): RuntimeAccount => ({
@@ -45,7 +48,11 @@ describe('account brokers', () => {
   it('builds the live adapter over the session for a live account and the paper broker otherwise', () => {
     const { brokers } = setup(new Set([1, 2]));
     expect(brokers.build('1', account('1', false))).toBe(liveBroker);
-    expect(createBroker).toHaveBeenCalledWith({ credentials: session.credentials, session: session.session });
+    expect(createBroker).toHaveBeenCalledWith({
+      credentials: session.credentials,
+      session: session.session,
+      onSessionEnded: expect.any(Function),
+    });
     expect(brokers.nameOf('1')).toBe('zerodha');
     const paper = brokers.build('2', account('2', true));
     expect(paper).not.toBe(liveBroker);
@@ -54,7 +61,16 @@ describe('account brokers', () => {
     expect(brokers.nameOf('3')).toBe('paper');
   });
 
-  it('sends a restored live position back to the broker, or says loudly that it cannot', () => {
+  it('reports a token the broker refused as the end of that account’s session', () => {
+    const { brokers, sessionEnded } = setup(new Set([1]));
+    createBroker.mockClear();
+    brokers.build('1', account('1', false));
+    const [[input]] = createBroker.mock.calls as unknown as [[{ onSessionEnded: () => void }]];
+    input.onSessionEnded();
+    expect(sessionEnded).toHaveBeenCalledWith('1', session.key);
+  });
+
+  it('sends a restored live position back to the broker, or holds its exits and says so loudly', async () => {
     const { brokers, warn } = setup(new Set([1]));
     brokers.restored(
       new Map([
@@ -64,11 +80,12 @@ describe('account brokers', () => {
       ]),
     );
     expect(brokers.build('1')).toBe(liveBroker);
-    expect(brokers.build('2')).not.toBe(liveBroker);
-    expect(warn).toHaveBeenCalledWith(
-      '2',
-      expect.stringMatching(/live position without a valid broker session/),
-    );
+    // A live position whose session is gone is never exited on paper: its broker holds exits until a reconnect.
+    const disconnected = brokers.build('2');
+    expect(disconnected.capabilities.name).toBe('disconnected');
+    await expect(disconnected.placeOrder({} as never)).rejects.toMatchObject({ kind: 'auth_expired' });
+    expect(brokers.nameOf('2')).toBe('disconnected');
+    expect(warn).toHaveBeenCalledWith('2', expect.stringMatching(/exits wait until the trader reconnects/));
     expect(brokers.build('3')).not.toBe(liveBroker);
     expect(warn).toHaveBeenCalledTimes(1);
   });

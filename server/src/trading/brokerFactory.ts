@@ -1,17 +1,20 @@
 // Which broker an account's orders go to: the paper broker, unless the eligibility rules made the account live
 // (the trader chose Live and their broker session is valid), then the adapter of their broker module over their
 // own session. After a restart a restored position goes back to the broker it was opened on (live when its trade
-// was live and the session is still valid). The runtime builds an account's broker again when its key changes
+// was live and the session is still valid, else a disconnected broker that holds its exits until the trader
+// reconnects: never paper). The runtime builds an account's broker again when its key changes
 // while it is flat (engine/src/runtime/entryDesk.ts), so a new day's session or a switch to Paper takes effect at
 // the next entry and never under an open position.
 import type { SchedulerLike } from 'rxjs';
 import {
+  DISCONNECTED_BROKER,
+  DisconnectedBroker,
   PAPER_SLIPPAGE,
   PaperBroker,
   type Broker,
+  type BrokerChoice,
   type BrokerFactory,
   type Quote,
-  type RuntimeAccount,
 } from '@optionpilot/engine';
 import type { BrokerSessions } from './brokerSessions';
 
@@ -36,22 +39,28 @@ export interface AccountBrokersOptions {
   now: () => number;
   /** a live position whose session is gone is still tracked on paper: say so loudly */
   warn: (accountId: string, message: string) => void;
+  /** the broker refused the token of session `key` (it ended early, or the daily logout came) */
+  sessionEnded?: (accountId: string, key: string) => void;
 }
 
 export function createAccountBrokers(options: AccountBrokersOptions): AccountBrokers {
   const names = new Map<string, string>();
   let restoredPaper: ReadonlyMap<string, boolean> = new Map();
 
-  function build(accountId: string, account?: RuntimeAccount): Broker {
+  function build(accountId: string, account?: BrokerChoice): Broker {
     const paper = account?.paper ?? restoredPaper.get(accountId) ?? true;
     const live = paper ? undefined : options.sessions.get(Number(accountId), options.now());
+    if (live === undefined && !paper) {
+      // Never paper for a live position: it is at the broker, and "selling" it on paper would leave it there
+      // unmanaged. Its exits wait for the reconnect; its stop rests at the broker meanwhile.
+      options.warn(
+        accountId,
+        'live position without a valid broker session: its exits wait until the trader reconnects',
+      );
+      names.set(accountId, DISCONNECTED_BROKER);
+      return new DisconnectedBroker();
+    }
     if (live === undefined) {
-      if (!paper) {
-        options.warn(
-          accountId,
-          'live position without a valid broker session: its exits cannot reach the broker until the trader reconnects',
-        );
-      }
       names.set(accountId, 'paper');
       return new PaperBroker({
         quotes: { getQuote: options.paper.quote },
@@ -63,7 +72,12 @@ export function createAccountBrokers(options: AccountBrokersOptions): AccountBro
       });
     }
     names.set(accountId, live.module.type);
-    return live.module.createBroker({ credentials: live.credentials, session: live.session });
+    const { sessionEnded } = options;
+    return live.module.createBroker({
+      credentials: live.credentials,
+      session: live.session,
+      ...(sessionEnded === undefined ? {} : { onSessionEnded: () => sessionEnded(accountId, live.key) }),
+    });
   }
 
   return {

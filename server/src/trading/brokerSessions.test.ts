@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { BrokerRegistry } from '../brokers/registry';
 import type { BrokerModule } from '../brokers/types';
 import { createSecretBox } from '../crypto';
-import { insertUser, saveBrokerCredentials, updateBrokerAccount } from '../db';
+import { findBrokerAccountByUser, insertUser, saveBrokerCredentials, updateBrokerAccount } from '../db';
 import { useTestDatabase } from '../db/testing';
 import { createBrokerSessions } from './brokerSessions';
 
@@ -65,6 +65,30 @@ describe('broker sessions', () => {
     await sessions.refresh(id);
     expect(sessions.get(id, NOW)).toBeUndefined();
     expect(warn).not.toHaveBeenCalled();
+  });
+
+  it('marks the session the broker refused expired, but never a newer login that replaced it', async () => {
+    const id = await account('meera', 'zerodha');
+    const sessions = createBrokerSessions({
+      db: { knex: db(), dialect: 'sqlite' },
+      box,
+      registry,
+      warn: vi.fn(),
+    });
+    await sessions.loadAll();
+    const old = sessions.get(id, NOW)!.key;
+    // The trader logs in again; a late refusal of the old token arrives afterwards.
+    await updateBrokerAccount(db(), id, { connected_at: NOW + 1, access_token_enc: box.seal('token-new') });
+    await sessions.refresh(id);
+    expect(await sessions.end(id, old, NOW + 2)).toBe(false);
+    expect(sessions.get(id, NOW + 2)?.session.accessToken).toBe('token-new');
+    // Now the broker refuses the current token: the card will say Session expired, with the fixed message.
+    expect(await sessions.end(id, sessions.get(id, NOW + 2)!.key, NOW + 3)).toBe(true);
+    expect(sessions.get(id, NOW + 3)).toBeUndefined();
+    expect(await findBrokerAccountByUser(db(), id)).toMatchObject({
+      status: 'expired',
+      last_error: 'Your broker session has expired. Reconnect to trade today.',
+    });
   });
 
   it('treats an account whose secrets cannot be opened as not connected, and says so', async () => {

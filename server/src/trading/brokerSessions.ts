@@ -6,12 +6,18 @@
 import type { SecretBox } from '../crypto';
 import {
   findBrokerAccountByUser,
+  expireBrokerSession,
   listConnectedBrokerAccounts,
   type BrokerAccountRow,
   type Database,
 } from '../db';
 import type { BrokerRegistry } from '../brokers/registry';
-import type { BrokerCredentials, BrokerModule, BrokerSession } from '../brokers/types';
+import {
+  BROKER_ERROR_MESSAGES,
+  type BrokerCredentials,
+  type BrokerModule,
+  type BrokerSession,
+} from '../brokers/types';
 import { brokerSessionState } from '../presenters/broker';
 
 /** A user's live session with the module that trades it. */
@@ -30,6 +36,12 @@ export interface BrokerSessions {
   refresh(userId: number): Promise<void>;
   /** the user's session if it is valid at `now` */
   get(userId: number, now: number): LiveSession | undefined;
+  /**
+   * The broker refused the session `key` of a user (its token ended early, or the daily logout came): the account is
+   * marked expired with a clear message, so the card and the Reconnect banner say so. Resolves true when it was the
+   * user's current session (an older session's refusal changes nothing).
+   */
+  end(userId: number, key: string, now: number): Promise<boolean>;
 }
 
 export interface BrokerSessionsOptions {
@@ -84,6 +96,13 @@ export function createBrokerSessions(options: BrokerSessionsOptions): BrokerSess
       const entry = byUser.get(userId);
       if (entry === undefined || brokerSessionState(entry.row, now) !== 'connected') return undefined;
       return entry.live;
+    },
+    async end(userId, key, now) {
+      const entry = byUser.get(userId);
+      if (entry?.live.key !== key) return false;
+      byUser.delete(userId);
+      const message = BROKER_ERROR_MESSAGES.auth_expired;
+      return expireBrokerSession(options.db.knex, userId, entry.row.connected_at, message, now);
     },
   };
 }

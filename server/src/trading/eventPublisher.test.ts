@@ -53,6 +53,7 @@ function harness() {
     Promise.resolve({ id: 3, first_name: 'A', last_name: 'B', email: 'a@b.c' } as UserRow);
   const userChanged = vi.fn(() => Promise.resolve());
   const tradingSwitched = vi.fn(() => Promise.resolve());
+  const positionsChecked = vi.fn(() => Promise.resolve());
   const publish = createEventPublisher({
     ownerOf,
     publisher,
@@ -60,11 +61,19 @@ function harness() {
     log: createLogger({ level: 'silent' }),
     userChanged,
     tradingSwitched,
+    positionsChecked,
   });
-  return { sent, released, publish, userChanged, tradingSwitched };
+  return { sent, released, publish, userChanged, tradingSwitched, positionsChecked };
 }
 
 describe('createEventPublisher', () => {
+  it('hands a positions check to its recorder without the event kind', async () => {
+    const h = harness();
+    const outcome = { accountId: '3', broker: 'zerodha', checkedAt: 5, differences: [] };
+    h.publish({ kind: 'positions-checked', ...outcome });
+    await vi.waitFor(() => expect(h.positionsChecked).toHaveBeenCalledWith(outcome));
+  });
+
   it('sends a trade to its owner and to admins, with the log row, then refreshes the owner’s stats', async () => {
     const h = harness();
     h.publish({ kind: 'trade-opened', tradeId: '7', trade: {} } as RuntimeEvent);

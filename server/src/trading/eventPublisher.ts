@@ -1,6 +1,6 @@
 // The runtime's events on the sockets: each arrives after its write committed (the runtime emits only once the
 // store resolved) and goes out through the same presenters as the REST responses, to the rooms that may see it.
-import type { RuntimeEvent } from '@optionpilot/engine';
+import type { PositionCheckOutcome, RuntimeEvent } from '@optionpilot/engine';
 import type { UserRow } from '../db';
 import type { Logger } from '../logger';
 import { presentAdminTrade } from '../presenters/adminTrade';
@@ -21,6 +21,8 @@ export interface EventPublisherOptions {
   readonly userChanged: (userId: number) => Promise<void>;
   /** the master switch moved: every bot status changes */
   readonly tradingSwitched: () => Promise<void>;
+  /** positions were reconciled with a broker: store and show the outcome (positionChecks.ts) */
+  readonly positionsChecked: (outcome: PositionCheckOutcome) => Promise<void>;
 }
 
 /** Returns the runtime's `events` port. */
@@ -84,6 +86,11 @@ export function createEventPublisher(options: EventPublisherOptions): (event: Ru
       case 'halted':
         run('trading switch', options.tradingSwitched());
         return;
+      case 'positions-checked': {
+        const { kind: _kind, ...outcome } = event;
+        run('positions check', options.positionsChecked(outcome));
+        return;
+      }
       case 'log':
         log[event.level]({ accountId: event.accountId, ...event.data }, event.message);
         return;

@@ -1,5 +1,9 @@
+import { DuplicateIntentError, type Order } from '@optionpilot/engine';
 import { describe, expect, it } from 'vitest';
-import { parseIntentKey, toPaise } from './orderStore';
+import { insertUser } from '../db';
+import { testDialects, useTestDatabase } from '../db/testing';
+import type { Realtime } from '../realtime/publisher';
+import { createDbOrderStore, parseIntentKey, toPaise } from './orderStore';
 
 describe('parseIntentKey', () => {
   it('reads exits (with or without the router leg suffix) and treats everything else as an entry', () => {
@@ -17,5 +21,97 @@ describe('toPaise', () => {
     expect(toPaise(100.05)).toBe(10_005);
     expect(toPaise(0.1 + 0.2)).toBe(30);
     expect(toPaise(123.456)).toBe(12_346);
+  });
+});
+
+describe.each(testDialects())('createDbOrderStore (%s)', (dialect) => {
+  const knex = useTestDatabase(dialect);
+
+  const order = (userId: number, n: number, patch: Partial<Order> = {}): Order => ({
+    clientOrderId: `c${n}`,
+    accountId: String(userId),
+    intentKey: `9${n}:${userId}:entry#0`,
+    symbol: 'NIFTY13JAN2623400CE',
+    side: 'BUY',
+    type: 'MARKET',
+    quantity: 65,
+    product: 'MIS',
+    tag: 'OPTEST',
+    state: 'INITIALIZED',
+    filledQty: 0,
+    avgPrice: 0,
+    fillIds: [],
+    createdAt: 1_000 + n,
+    updatedAt: 1_000 + n,
+    ...patch,
+  });
+
+  async function setUp(email: string) {
+    const user = await insertUser(knex(), { email, first_name: 'O', last_name: 'S', password_hash: 'x' });
+    const published: string[] = [];
+    const publisher = {
+      toAdmins: (_event: string, log: { description: string }) => published.push(log.description),
+    } as unknown as Realtime;
+    const store = createDbOrderStore({ db: { knex: knex(), dialect }, publisher, brokerOf: () => 'paper' });
+    return { userId: user.id, store, published };
+  }
+
+  async function eventsOf(clientOrderId: string): Promise<string[]> {
+    const row = (await knex()('orders').where({ client_order_id: clientOrderId }).first()) as { id: number };
+    const events = (await knex()('order_events').where({ order_id: row.id }).orderBy('id')) as Array<{
+      event_type: string;
+      from_status: string | null;
+    }>;
+    return events.map((e) => `${e.from_status ?? '-'}>${e.event_type}`);
+  }
+
+  it('writes a batch whole: creates and the updates of one order within it, in order', async () => {
+    const { userId, store, published } = await setUp('batch@example.com');
+    const a = order(userId, 1);
+    await Promise.all([
+      store.create(a),
+      store.create(order(userId, 2)),
+      store.update({ ...a, state: 'SUBMITTED', updatedAt: 2_000 }),
+      store.update({
+        ...a,
+        state: 'FILLED',
+        filledQty: 65,
+        avgPrice: 101.5,
+        fillIds: ['f1'],
+        updatedAt: 3_000,
+      }),
+    ]);
+    expect(await store.get('c1')).toMatchObject({
+      state: 'FILLED',
+      filledQty: 65,
+      avgPrice: 101.5,
+      fillIds: ['f1'],
+    });
+    expect(await store.get('c2')).toMatchObject({ state: 'INITIALIZED' });
+    const row = (await knex()('orders').where({ client_order_id: 'c1' }).first()) as { created_at: unknown };
+    expect(Number(row.created_at)).toBe(1_001);
+    expect(await eventsOf('c1')).toEqual(['->CREATED', 'INITIALIZED>SUBMITTED', 'SUBMITTED>FILLED']);
+    expect(published).toEqual([
+      'Order BUY 65 NIFTY13JAN2623400CE created [c1]',
+      'Order BUY 65 NIFTY13JAN2623400CE created [c2]',
+      'Order BUY 65 NIFTY13JAN2623400CE SUBMITTED [c1]',
+      'Order BUY 65 NIFTY13JAN2623400CE FILLED @ ₹101.50 [c1]',
+    ]);
+  });
+
+  it('refuses a repeated intent key alone: the rest of its batch is written', async () => {
+    const { userId, store } = await setUp('dupe@example.com');
+    const a = order(userId, 11);
+    const b = order(userId, 12);
+    const outcomes = await Promise.allSettled([
+      store.create(a),
+      store.create(b),
+      store.create(order(userId, 13, { intentKey: b.intentKey })),
+      store.update({ ...a, state: 'SUBMITTED', updatedAt: 2_000 }),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect((outcomes[2] as PromiseRejectedResult).reason).toBeInstanceOf(DuplicateIntentError);
+    expect(await store.get('c13')).toBeUndefined();
+    expect(await eventsOf('c11')).toEqual(['->CREATED', 'INITIALIZED>SUBMITTED']);
   });
 });

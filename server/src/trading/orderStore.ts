@@ -5,16 +5,21 @@
 import { DuplicateIntentError, type Order, type OrderState, type OrderStore } from '@optionpilot/engine';
 import {
   appendLog,
+  appendLogs,
   appendOrderEvent,
+  appendOrderEvents,
   findOrderByClientId,
   findOrderByIntentKey,
   insertOrder,
   isUniqueViolation,
   listOpenOrders,
+  toNumber,
   updateOrderByClientId,
   type Database,
   type Db,
   type LogRow,
+  type NewLog,
+  type NewOrderEvent,
   type OrderRow,
 } from '../db';
 import { createGroupCommit } from '../db/groupCommit';
@@ -103,6 +108,102 @@ export interface DbOrderStoreOptions {
 type OrderWrite =
   { kind: 'create'; order: Order } | { kind: 'update'; order: Order; from: OrderState | null };
 
+/** The whole row of an order as it stands (a create's row; for an update only the mutable columns are applied). */
+function fullRow(order: Order, brokerOf: (accountId: string) => string) {
+  const { purpose, tradeId } = parseIntentKey(order.intentKey);
+  return {
+    client_order_id: order.clientOrderId,
+    intent_key: order.intentKey,
+    user_id: Number(order.accountId),
+    trade_id: tradeId,
+    signal_id: order.signalId === undefined ? null : Number(order.signalId),
+    broker: brokerOf(order.accountId),
+    symbol: order.symbol,
+    side: order.side,
+    product: order.product,
+    tag: order.tag,
+    purpose,
+    ...mutableColumns(order),
+    created_at: order.createdAt,
+    updated_at: order.updatedAt,
+  };
+}
+
+/**
+ * What an update changes: every column that moves with the order's state. A record over `mutableColumns`' keys, so
+ * a column added there and not here fails to compile instead of silently never being updated.
+ */
+const MUTABLE_COLUMNS: Record<keyof ReturnType<typeof mutableColumns>, true> = {
+  broker_order_id: true,
+  order_type: true,
+  quantity: true,
+  price_paise: true,
+  trigger_price_paise: true,
+  status: true,
+  filled_quantity: true,
+  average_price_paise: true,
+  fill_ids: true,
+  pending_amendment: true,
+  protected_from: true,
+  late_fill: true,
+  reject_reason: true,
+};
+const MUTABLE = [...Object.keys(MUTABLE_COLUMNS), 'updated_at'];
+
+/** How the audit trail names a write: the state it reached, or UPDATED when the state stayed. */
+function eventTypeOf(write: OrderWrite): string {
+  if (write.kind === 'create') return 'CREATED';
+  return write.from === write.order.state ? 'UPDATED' : write.order.state;
+}
+
+/** The audit event of a write (`order_events`, SEBI: kept 5 years). */
+function eventOf(write: OrderWrite, orderId: number): NewOrderEvent {
+  const { order } = write;
+  if (write.kind === 'create') {
+    return {
+      order_id: orderId,
+      at: order.createdAt,
+      event_type: 'CREATED',
+      from_status: null,
+      to_status: order.state,
+      data: { intentKey: order.intentKey, quantity: order.quantity, type: order.type },
+    };
+  }
+  return {
+    order_id: orderId,
+    at: order.updatedAt,
+    event_type: eventTypeOf(write),
+    from_status: write.from,
+    to_status: order.state,
+    data: {
+      filledQty: order.filledQty,
+      avgPrice: order.avgPrice,
+      brokerOrderId: order.brokerOrderId ?? null,
+      reason: order.reason ?? null,
+    },
+  };
+}
+
+/** The `logs` line of a write. */
+function logOf(write: OrderWrite, userId: number): NewLog {
+  const { order } = write;
+  if (write.kind === 'create') {
+    const { purpose, tradeId } = parseIntentKey(order.intentKey);
+    return {
+      event_type: 'order',
+      description: describe(order, 'created'),
+      user_id: userId,
+      data: { clientOrderId: order.clientOrderId, purpose, tradeId, signalId: order.signalId ?? null },
+    };
+  }
+  return {
+    event_type: 'order',
+    description: describe(order, eventTypeOf(write)),
+    user_id: userId,
+    data: { clientOrderId: order.clientOrderId, from: write.from, to: order.state },
+  };
+}
+
 /** One order write (the row, its audit event and its log line) inside the batch's transaction. */
 async function writeOrder(
   trx: Db,
@@ -111,68 +212,84 @@ async function writeOrder(
 ): Promise<LogRow> {
   const { order } = write;
   if (write.kind === 'create') {
-    const { purpose, tradeId } = parseIntentKey(order.intentKey);
-    const userId = Number(order.accountId);
-    const row = await insertOrder(
-      trx,
-      {
-        client_order_id: order.clientOrderId,
-        intent_key: order.intentKey,
-        user_id: userId,
-        trade_id: tradeId,
-        signal_id: order.signalId === undefined ? null : Number(order.signalId),
-        broker: brokerOf(order.accountId),
-        symbol: order.symbol,
-        side: order.side,
-        order_type: order.type,
-        product: order.product,
-        quantity: order.quantity,
-        price_paise: order.price === undefined ? null : toPaise(order.price),
-        trigger_price_paise: order.triggerPrice === undefined ? null : toPaise(order.triggerPrice),
-        status: order.state,
-        tag: order.tag,
-        purpose,
-      },
-      order.createdAt,
-    );
-    await appendOrderEvent(trx, {
-      order_id: row.id,
-      at: order.createdAt,
-      event_type: 'CREATED',
-      from_status: null,
-      to_status: order.state,
-      data: { intentKey: order.intentKey, quantity: order.quantity, type: order.type },
-    });
-    return appendLog(trx, {
-      event_type: 'order',
-      description: describe(order, 'created'),
-      user_id: userId,
-      data: { clientOrderId: order.clientOrderId, purpose, tradeId, signalId: order.signalId ?? null },
-    });
+    const { created_at: createdAt, updated_at: _updatedAt, ...row } = fullRow(order, brokerOf);
+    const saved = await insertOrder(trx, row, createdAt);
+    await appendOrderEvent(trx, eventOf(write, saved.id));
+    return appendLog(trx, logOf(write, saved.user_id));
   }
-  const { from } = write;
-  const eventType = from === order.state ? 'UPDATED' : order.state;
   const row = await updateOrderByClientId(trx, order.clientOrderId, mutableColumns(order), order.updatedAt);
   if (row === undefined) throw new Error(`order ${order.clientOrderId} is not in the database`);
-  await appendOrderEvent(trx, {
-    order_id: row.id,
-    at: order.updatedAt,
-    event_type: eventType,
-    from_status: from,
-    to_status: order.state,
-    data: {
-      filledQty: order.filledQty,
-      avgPrice: order.avgPrice,
-      brokerOrderId: order.brokerOrderId ?? null,
-      reason: order.reason ?? null,
-    },
-  });
-  return appendLog(trx, {
-    event_type: 'order',
-    description: describe(order, eventType),
-    user_id: row.user_id,
-    data: { clientOrderId: order.clientOrderId, from, to: order.state },
-  });
+  await appendOrderEvent(trx, eventOf(write, row.id));
+  return appendLog(trx, logOf(write, row.user_id));
+}
+
+/** Splits writes into runs in which no order appears twice (one multi-row statement may touch a row once). */
+function runsOfDistinctOrders(writes: readonly OrderWrite[]): OrderWrite[][] {
+  const runs: OrderWrite[][] = [];
+  let run: OrderWrite[] = [];
+  let seen = new Set<string>();
+  for (const write of writes) {
+    if (seen.has(write.order.clientOrderId)) {
+      runs.push(run);
+      run = [];
+      seen = new Set();
+    }
+    run.push(write);
+    seen.add(write.order.clientOrderId);
+  }
+  if (run.length > 0) runs.push(run);
+  return runs;
+}
+
+/**
+ * A batch of order writes in three multi-row statements per run: the rows (created, or their mutable columns
+ * updated: an upsert on the client order id), their audit events, their log lines. Returns each write's log row,
+ * in order. A failure (a repeated intent key) throws, and the group commit writes the batch again one by one.
+ */
+async function writeOrders(
+  trx: Db,
+  writes: readonly OrderWrite[],
+  brokerOf: (accountId: string) => string,
+): Promise<LogRow[]> {
+  const logs: LogRow[] = [];
+  for (const run of runsOfDistinctOrders(writes)) {
+    const updates = run.filter((w) => w.kind === 'update').map((w) => w.order.clientOrderId);
+    if (updates.length > 0) {
+      // An update of an order that is not stored must fail as the one-by-one write does, not insert it.
+      const known = await trx('orders').whereIn('client_order_id', updates).count({ n: '*' });
+      if (toNumber((known[0] as { n: unknown } | undefined)?.n) !== new Set(updates).size) {
+        throw new Error('an updated order is not in the database');
+      }
+    }
+    const saved = (await trx('orders')
+      .insert(run.map((w) => fullRow(w.order, brokerOf)))
+      .onConflict('client_order_id')
+      .merge(MUTABLE)
+      .returning(['id', 'client_order_id', 'user_id'])) as Array<{
+      id: unknown;
+      client_order_id: string;
+      user_id: unknown;
+    }>;
+    const ids = new Map(
+      saved.map((r) => [r.client_order_id, { id: toNumber(r.id), userId: toNumber(r.user_id) }]),
+    );
+    const idOf = (w: OrderWrite) => {
+      const found = ids.get(w.order.clientOrderId);
+      if (found === undefined) throw new Error(`order ${w.order.clientOrderId} was not written`);
+      return found;
+    };
+    await appendOrderEvents(
+      trx,
+      run.map((w) => eventOf(w, idOf(w).id)),
+    );
+    logs.push(
+      ...(await appendLogs(
+        trx,
+        run.map((w) => logOf(w, idOf(w).userId)),
+      )),
+    );
+  }
+  return logs;
 }
 
 /**
@@ -187,18 +304,21 @@ export function createDbOrderStore(options: DbOrderStoreOptions): OrderStore {
   const writes = createGroupCommit<OrderWrite, LogRow>({
     knex: db.knex,
     work: (trx, write) => writeOrder(trx, write, options.brokerOf),
+    workMany: (trx, batch) => writeOrders(trx, batch, options.brokerOf),
   });
 
   return {
     async create(order) {
+      // Known from when it is queued: an update queued behind it names the transition from this state.
+      lastState.set(order.clientOrderId, order.state);
       let log;
       try {
         log = await writes.write({ kind: 'create', order });
       } catch (error) {
+        lastState.delete(order.clientOrderId);
         if (isUniqueViolation(error)) throw new DuplicateIntentError(order.intentKey);
         throw error;
       }
-      lastState.set(order.clientOrderId, order.state);
       publisher.toAdmins('admin:log', presentLog(log));
     },
 

@@ -15,7 +15,15 @@ import {
 import type { Config } from '../config';
 import { systemClock, type Clock } from '../clock';
 import type { Logger } from '../logger';
-import { findUserById, listTradingCandidates, readEngineState, writeEngineState, type Database } from '../db';
+import {
+  findBrokerAccountByUser,
+  findUserById,
+  listTradingCandidates,
+  readEngineState,
+  writeEngineState,
+  type Database,
+} from '../db';
+import { presentBrokerConnection } from '../presenters/broker';
 import type { BrokerRegistry } from '../brokers/registry';
 import { createSecretBox, loadOrCreateKey } from '../crypto';
 import type { HealthRegistry } from '../health/registry';
@@ -28,6 +36,7 @@ import { createBrokerSessions } from './brokerSessions';
 import type { TradingService } from './api';
 import { defaultControls, loadStrategySet, type StrategySet } from './controls';
 import { createEventPublisher } from './eventPublisher';
+import { createPositionCheckRecorder } from './positionChecks';
 import type { InstrumentService } from '../brokers/instruments/service';
 import { buildBrokerFeed, type SessionFeed } from './brokerFeed';
 import { createConfiguredFeed } from './feed';
@@ -206,6 +215,11 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
       paper: { quote: (symbol) => runtime.quote(symbol), scheduler, tickSize: context.expiries.tickSize },
       now: () => clock.now(),
       warn: (accountId, message) => log.error({ accountId }, message),
+      sessionEnded: (accountId, key) => {
+        sessionEnded(Number(accountId), key).catch((err: unknown) =>
+          log.error({ err, accountId }, 'marking an ended broker session failed'),
+        );
+      },
     });
     const store = createRuntimeStore({
       db,
@@ -220,6 +234,13 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
       log,
       userChanged: board.userChanged,
       tradingSwitched: board.pushAllBotStatuses,
+      positionsChecked: createPositionCheckRecorder({
+        db,
+        publisher,
+        log,
+        now: () => clock.now(),
+        changed: pushBrokerConnection,
+      }),
     });
     const runtime: TradingRuntime = new TradingRuntime({
       calendar: context.calendar,
@@ -237,6 +258,10 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
       events,
       squareOffAt: (time) => squareOffInstant(context, time, set.controls.squareOffTime),
       maxOrdersPerSecond: set.controls.maxOrdersPerSecond,
+      // Brokers book fills on the wall clock, whatever speed the engine clock runs at.
+      brokerClock: realtime,
+      // A broker's feed quotes an option only once subscribed: an armed signal's contract is quoted ahead.
+      quoteArmedStrikes: !feed.simulated,
     });
     const restored = await loadRestored(knex, {
       now: scheduler.now(),
@@ -280,6 +305,14 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
     // Stops resting at brokers are found again before any exit in flight is sent again (it takes them off first).
     await runtime.recoverOrders();
     runtime.resumeExits();
+    // Live positions restored from the database are checked against their brokers (the broker wins).
+    for (const accountId of liveAccounts(restored.trades.values())) {
+      runtime.track(
+        `positions check of account ${accountId}`,
+        runtime.reconcilePositions(accountId),
+        accountId,
+      );
+    }
     log.info(
       {
         feed: feed.kind,
@@ -290,6 +323,33 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
       },
       'trading engine started',
     );
+  }
+
+  /** The accounts of restored trades that were live (paper positions have no broker to agree with). */
+  function liveAccounts(trades: Iterable<{ trade: { accountId: string; paper: boolean } }>): Set<string> {
+    return new Set([...trades].filter(({ trade }) => !trade.paper).map(({ trade }) => trade.accountId));
+  }
+
+  /** The broker refused a session's token: the card says Session expired, the feed and bot status look again. */
+  async function sessionEnded(userId: number, key: string): Promise<void> {
+    if (!(await sessions.end(userId, key, clock.now()))) return;
+    log.warn(
+      { userId },
+      'the broker ended this account’s session: new entries are paper, and exits of live positions wait for a reconnect',
+    );
+    // Open live positions stop sending to a broker that refuses the token: their exits wait for the reconnect.
+    await live?.runtime.sessionChanged(String(userId));
+    await live?.brokerFeed?.feed.refresh();
+    await pushBotStatus(userId);
+    await pushBrokerConnection(userId);
+  }
+
+  /** Sends the trader their broker connection as it now stands (the card, the banners). */
+  async function pushBrokerConnection(userId: number): Promise<void> {
+    const row = await findBrokerAccountByUser(knex, userId);
+    if (row === undefined) return;
+    const context = { now: clock.now(), publicUrl: config.publicUrl };
+    publisher.toUser(userId, 'user:broker', presentBrokerConnection(row, context));
   }
 
   function saveSimState(view: MarketView): void {
@@ -359,7 +419,18 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
     reloadControls,
     botStatus,
     async onUserChanged(userId) {
+      const before = sessions.get(userId, clock.now())?.key;
       await sessions.refresh(userId);
+      const after = sessions.get(userId, clock.now())?.key;
+      // A new broker session (a reconnect): open live positions move to it and are reconciled with the broker.
+      if (after !== undefined && after !== before && live !== undefined) {
+        const { runtime } = live;
+        runtime.track(
+          `reconnect of account ${userId}`,
+          runtime.sessionChanged(String(userId)),
+          String(userId),
+        );
+      }
       // The market-data account may have just logged in (or out): the broker feed looks again at once.
       await live?.brokerFeed?.feed.refresh();
       const [candidate] = await listTradingCandidates(knex, [userId]);

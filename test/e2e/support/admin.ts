@@ -25,13 +25,13 @@ export function bearer(token: string) {
   return { Authorization: `Bearer ${token}` };
 }
 
-/** A new trader; with `subscribed`, paid in test mode and with the bot switched on. */
+/** A new trader (`person`, default a unique one); with `subscribed`, paid in test mode and the bot switched on. */
 export async function newTrader(
   request: APIRequestContext,
   firstName: string,
   subscribed: boolean,
+  person: Person = newPerson(firstName),
 ): Promise<{ person: Person; token: string }> {
-  const person = newPerson(firstName);
   const token = await registerViaApi(request, person);
   if (!subscribed) return { person, token };
   const headers = bearer(token);

@@ -8,7 +8,8 @@
 //
 // Environment (all optional): PORT (3917), DATA_DIR (default: a new temporary directory, removed on exit),
 // SIM_SPEED (300: a one-minute candle closes every 0.2 s), SIM_SEED (20240601), SIM_SESSION (always),
-// LOG_LEVEL (warn), REGISTER_LIMIT_PER_IP (0 = off). Payment, mail and database settings are cleared so the product runs in its test modes.
+// LOG_LEVEL (warn), REGISTER_LIMIT_PER_IP (0 = off). Payment, mail, database and broker settings are cleared so the
+// product runs in its test modes on the simulated market, unless a spec names a fake (E2E_* below).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -48,6 +49,10 @@ const env = {
 // database is SQLite inside DATA_DIR. A developer's shell settings must not leak into the run.
 for (const name of [
   'DATABASE_URL',
+  'FEED_ACCOUNT',
+  'KITE_API_ROOT',
+  'KITE_LOGIN_URL',
+  'KITE_WS_ROOT',
   'PUBLIC_URL',
   'SMTP_URL',
   'RAZORPAY_KEY_ID',
@@ -60,10 +65,12 @@ for (const name of [
 ]) {
   delete env[name];
 }
-// A spec that means to run live mode against a fake says so explicitly: `E2E_RAZORPAY_*` becomes `RAZORPAY_*`
-// (only names the spec set, never the shell's own RAZORPAY_* above).
+// A spec that means to run against a fake says so explicitly: `E2E_RAZORPAY_*`, `E2E_KITE_*`, `E2E_FEED` and
+// `E2E_FEED_ACCOUNT` become the settings without the prefix (only names the spec set, never the shell's own ones
+// cleared above).
+const SPEC_SETTING = /^E2E_(RAZORPAY_\w+|KITE_\w+|FEED|FEED_ACCOUNT)$/;
 for (const [name, value] of Object.entries(process.env)) {
-  if (name.startsWith('E2E_RAZORPAY_') && value) env[name.slice('E2E_'.length)] = value;
+  if (SPEC_SETTING.test(name) && value) env[name.slice('E2E_'.length)] = value;
 }
 
 const child = spawn(process.execPath, ['--enable-source-maps', SERVER], { cwd: ROOT, env, stdio: 'inherit' });

@@ -4,24 +4,17 @@
 // KITE_WS_ROOT=ws://127.0.0.1:3926). Test-only control endpoints on KITE_FAKE_CONTROL_PORT (default port + 1):
 //   POST /__fake/apps   JSON KiteFakeApp: registers a trader's app (the secret signs sessions and postbacks)
 //   POST /__fake/fill   JSON { order_id, price, quantity? }: fills an order and sends its postback
-// The ticker pushes a NIFTY random walk and option prices to subscribers every second.
+// The ticker pushes a NIFTY random walk and option prices to subscribers every second; the listed options are those
+// of the weekly expiry the server trades today.
 import { createServer } from 'node:http';
+import { currentExpiry } from './currentExpiry';
+import { startMarketWalk } from './marketWalk';
 import { startKiteFake, type KiteFakeApp } from './server';
 
 const port = Number(process.env.KITE_FAKE_PORT ?? 3926);
 const controlPort = Number(process.env.KITE_FAKE_CONTROL_PORT ?? port + 1);
-const fake = await startKiteFake({ port });
-
-let index = 24_000;
-const ticker = setInterval(() => {
-  index = Math.round((index + (Math.random() - 0.5) * 10) * 20) / 20;
-  const quotes: Record<number, number> = {};
-  for (const i of fake.instruments) {
-    const intrinsic = i.optionType === 'CE' ? index - i.strike : i.strike - index;
-    quotes[i.token] = Math.max(0.05, Math.round((Math.max(0, intrinsic) + 80) * 20) / 20);
-  }
-  fake.ticker.push({ index, quotes });
-}, 1_000);
+const fake = await startKiteFake({ port, expiry: currentExpiry() });
+const stopWalk = startMarketWalk(fake);
 
 // Control requests go to their own port so nothing can mistake them for Kite's API.
 const control = createServer((req, res) => {
@@ -53,7 +46,7 @@ process.stdout.write(
 );
 
 const shutdown = (): void => {
-  clearInterval(ticker);
+  stopWalk();
   control.close();
   void fake.close().then(() => process.exit(0));
 };

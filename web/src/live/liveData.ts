@@ -95,6 +95,7 @@ export function createLiveData(deps: LiveDataDeps): LiveDataController {
   socket.on('bot:status', (status) => store().applyBotStatus(status));
   socket.on('user:subscription', (subscription) => store().setSubscription(subscription));
   socket.on('user:payment-request', (request) => store().applyPaymentRequest(request));
+  socket.on('user:broker', () => store().noteBrokerChange());
 
   const channel = openLiveChannel({
     get: deps.get,

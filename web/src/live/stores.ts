@@ -68,6 +68,12 @@ export interface AccountSlice {
   /** the newest payment request the user made, as the server last described it */
   paymentRequest: PaymentRequestDto | null;
   applyPaymentRequest: (request: PaymentRequestDto) => void;
+  /**
+   * how many times the server said the broker connection changed (a position check, a session the broker ended):
+   * the views holding a REST copy read it again
+   */
+  brokerChanges: number;
+  noteBrokerChange: () => void;
 }
 
 export type LiveState = ConnectionSlice & MarketSlice & StatsSlice & TradesSlice & BotSlice & AccountSlice;
@@ -173,6 +179,8 @@ const createAccountSlice: Slice<AccountSlice> = (set) => ({
       if (s.paymentRequest && s.paymentRequest.id > request.id) return {};
       return { paymentRequest: request };
     }),
+  brokerChanges: 0,
+  noteBrokerChange: () => set((s) => ({ brokerChanges: s.brokerChanges + 1 })),
 });
 
 export const useLiveStore = create<LiveState>()((...a) => ({

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createBrokerRegistry } from '../registry';
 import { fakeBrokerModule, type FakeBrokerModule } from '../testing/fakeBrokerModule';
 import type { BrokerInstrument } from '../types';
@@ -61,6 +61,7 @@ describe('instrument service', () => {
         error: () => undefined,
       },
       engine: { strikeStep: 50, weeklyExpiry: (d) => d, lotSize: () => 65 },
+      retryMs: 20,
     });
   });
   afterEach(async () => {
@@ -103,6 +104,24 @@ describe('instrument service', () => {
     expect(fake.downloads).toBe(1);
     expect(service.instrumentOf('zerodha', 'NIFTY06JAN2624000CE')?.token).toBe('tok-24000-CE');
     expect(warnings.some((w) => w.cachedDay === '2026-01-05')).toBe(true);
+  });
+
+  it('downloads again with backoff after a failed download until the master is in', async () => {
+    let failures = 2;
+    fake.instruments = () => {
+      if (failures > 0) {
+        failures -= 1;
+        throw new Error('broker down');
+      }
+      return [option(24000, 'CE')];
+    };
+    await service.start();
+    expect(service.instrumentOf('zerodha', 'NIFTY06JAN2624000CE')).toBeUndefined();
+    await vi.waitFor(() =>
+      expect(service.instrumentOf('zerodha', 'NIFTY06JAN2624000CE')?.token).toBe('tok-24000-CE'),
+    );
+    expect(fake.downloads).toBe(3);
+    expect(warnings.filter((w) => w.retryInMs !== undefined).map((w) => w.retryInMs)).toEqual([20, 40]);
   });
 
   it("warns on a lot-size mismatch and sizes orders by the master's lot", async () => {

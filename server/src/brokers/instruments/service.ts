@@ -32,7 +32,12 @@ export interface InstrumentServiceOptions {
   };
   /** the engine's NIFTY contract data (expiry calendar, lot sizes, strike step) */
   engine: EngineContracts;
+  /** first wait before a failed download is tried again (default 30 s; doubles up to 10 min) */
+  retryMs?: number;
 }
+
+const DEFAULT_RETRY_MS = 30_000;
+const MAX_RETRY_MS = 10 * 60_000;
 
 const keyOf = (expiry: string, strike: number, optionType: string) => `${expiry}|${strike}|${optionType}`;
 
@@ -41,6 +46,26 @@ export function createInstrumentService(options: InstrumentServiceOptions): Inst
   const books = new Map<BrokerType, Map<string, BrokerInstrument>>();
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
+  // A failed download is tried again with backoff until today's master is in: the broker being down at 08:30 (or
+  // at start) must not leave the day without contracts.
+  const retries = new Map<BrokerType, NodeJS.Timeout>();
+  const retryDelays = new Map<BrokerType, number>();
+
+  function retryLater(broker: BrokerType): void {
+    if (stopped || retries.has(broker)) return;
+    const delay = retryDelays.get(broker) ?? options.retryMs ?? DEFAULT_RETRY_MS;
+    retryDelays.set(broker, Math.min(delay * 2, MAX_RETRY_MS));
+    const retry = setTimeout(() => {
+      retries.delete(broker);
+      void download(broker, masterDayOf(options.now())).then((ok) => {
+        if (ok) retryDelays.delete(broker);
+        else retryLater(broker);
+      });
+    }, delay);
+    retry.unref();
+    retries.set(broker, retry);
+    logger.warn({ broker, retryInMs: delay }, 'instrument master will be downloaded again');
+  }
 
   function use(broker: BrokerType, day: string, instruments: readonly BrokerInstrument[]): void {
     books.set(broker, new Map(instruments.map((i) => [keyOf(i.expiry, i.strike, i.optionType), i])));
@@ -75,6 +100,7 @@ export function createInstrumentService(options: InstrumentServiceOptions): Inst
       return;
     }
     if (await download(broker, day)) return;
+    retryLater(broker);
     // Yesterday's contracts are still listed today (only the expired ones go), so trading on them beats none.
     if (cached && !books.has(broker)) {
       logger.warn({ broker, day, cachedDay: cached.day }, 'using the last cached instrument master');
@@ -87,9 +113,12 @@ export function createInstrumentService(options: InstrumentServiceOptions): Inst
     const now = options.now();
     timer = setTimeout(
       () => {
-        void Promise.all(registry.modules().map((m) => download(m.type, masterDayOf(options.now())))).finally(
-          schedule,
-        );
+        const day = masterDayOf(options.now());
+        void Promise.all(
+          registry.modules().map(async (m) => {
+            if (!(await download(m.type, day))) retryLater(m.type);
+          }),
+        ).finally(schedule);
       },
       Math.max(1_000, nextRefreshAt(now) - now),
     );
@@ -105,6 +134,8 @@ export function createInstrumentService(options: InstrumentServiceOptions): Inst
     stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      for (const retry of retries.values()) clearTimeout(retry);
+      retries.clear();
     },
     async refresh(broker) {
       await download(broker, masterDayOf(options.now()));

@@ -51,11 +51,12 @@ export function upstoxModule(
     loginUrl: (input) => upstoxLoginUrl(endpoints.loginUrl, input),
     stateOf: (query) => query.state,
     completeLogin: (input) => completeUpstoxLogin({ apiRoot: endpoints.apiRoot, now: context.now, ...input }),
-    createBroker: ({ session }) =>
+    createBroker: ({ session, onSessionEnded }) =>
       createUpstoxBroker({
         apiRoot: endpoints.apiRoot,
         ordersRoot,
         accessToken: session.accessToken,
+        ...(onSessionEnded === undefined ? {} : { onAuthExpired: onSessionEnded }),
         algoTag: context.algoTag,
         instruments: instrumentIndex,
         now: context.now,

@@ -29,6 +29,8 @@ export interface UpstoxBrokerOptions {
   readonly pollIntervalMs?: number;
   readonly reconnectBackoffMs?: readonly number[];
   readonly freezeQty?: number;
+  /** Upstox refused the access token: the session has ended */
+  readonly onAuthExpired?: () => void;
 }
 
 const successSchema = z.object({ status: z.literal('success'), data: z.unknown() });
@@ -70,7 +72,10 @@ export function createUpstoxBroker(options: UpstoxBrokerOptions): Broker {
   const tags = new Map<string, string>();
 
   const call = (method: HttpMethod, url: string, json?: unknown): Promise<unknown> =>
-    upstoxRequest({ method, url, json, accessToken: options.accessToken });
+    upstoxRequest({ method, url, json, accessToken: options.accessToken }).catch((error: unknown) => {
+      if (isBrokerError(error) && error.kind === 'auth_expired') options.onAuthExpired?.();
+      throw error;
+    });
   const pacer = createSendPacer(UPSTOX_SEND_WINDOWS, scheduler);
   const orderCall = (method: HttpMethod, url: string, json?: unknown): Promise<unknown> =>
     pacer.run(() => call(method, url, json));

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { BrokerError } from '@optionpilot/engine';
 import { KiteHttp, kiteError } from './http';
@@ -81,9 +81,18 @@ describe('KiteHttp', () => {
           error_type: 'TokenException',
         }),
       );
+    const ended = vi.fn();
+    const client = new KiteHttp({ apiRoot: root, apiKey: 'key1', accessToken: 'tok1', onAuthExpired: ended });
     await expect(
-      http().request({ method: 'GET', path: '/orders', schema: z.array(z.unknown()) }),
+      client.request({ method: 'GET', path: '/orders', schema: z.array(z.unknown()) }),
     ).rejects.toMatchObject({ kind: 'auth_expired', code: 'TokenException' });
+    // The session's end is reported once per refusal; other failures report nothing.
+    expect(ended).toHaveBeenCalledTimes(1);
+    reply = (res) => res.writeHead(502).end('<html>bad gateway</html>');
+    await expect(
+      client.request({ method: 'GET', path: '/orders', schema: z.array(z.unknown()) }),
+    ).rejects.toMatchObject({ kind: 'network' });
+    expect(ended).toHaveBeenCalledTimes(1);
   });
 
   it('treats a non-JSON 5xx as a network fault and a malformed success as unknown', async () => {

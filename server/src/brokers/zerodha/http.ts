@@ -3,7 +3,12 @@
 // `rate_limited`), Node's system error codes for requests that got no answer (their outcome is unknown), a
 // per-request timeout, and zod-validated responses instead of untyped objects — and it adds no dependency.
 import type { ZodType } from 'zod';
-import { classifyBrokerFailure, type BrokerCodeTable, type BrokerError } from '@optionpilot/engine';
+import {
+  classifyBrokerFailure,
+  isBrokerError,
+  type BrokerCodeTable,
+  type BrokerError,
+} from '@optionpilot/engine';
 
 /** Kite's `error_type` → kind. PermissionException is mapped per endpoint (see `kiteError`). */
 export const KITE_ERROR_KINDS: BrokerCodeTable = {
@@ -33,6 +38,8 @@ export interface KiteHttpOptions {
   readonly accessToken?: string;
   /** per-request timeout; the order router has its own, shorter one */
   readonly timeoutMs?: number;
+  /** Kite refused the access token (TokenException): the session has ended */
+  readonly onAuthExpired?: () => void;
 }
 
 export interface KiteRequest<T> {
@@ -87,6 +94,15 @@ export class KiteHttp {
 
   /** Calls Kite and returns the validated `data`; throws a `BrokerError` on any failure. */
   async request<T>(request: KiteRequest<T>): Promise<T> {
+    try {
+      return await this.send(request);
+    } catch (error) {
+      if (isBrokerError(error) && error.kind === 'auth_expired') this.options.onAuthExpired?.();
+      throw error;
+    }
+  }
+
+  private async send<T>(request: KiteRequest<T>): Promise<T> {
     const headers: Record<string, string> = { 'X-Kite-Version': '3' };
     if (this.options.accessToken !== undefined) {
       headers.Authorization = `token ${this.options.apiKey}:${this.options.accessToken}`;

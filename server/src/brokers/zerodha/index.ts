@@ -41,12 +41,13 @@ export function zerodhaModule(
     stateOf: (query) => query.state,
     completeLogin: ({ credentials, query }) =>
       completeKiteLogin({ apiRoot, credentials, query, now: context.now() }),
-    createBroker: ({ credentials, session }) =>
+    createBroker: ({ credentials, session, onSessionEnded }) =>
       new KiteBroker({
         http: new KiteHttp({
           apiRoot: ordersRoot,
           apiKey: credentials.apiKey,
           accessToken: session.accessToken,
+          ...(onSessionEnded === undefined ? {} : { onAuthExpired: onSessionEnded }),
         }),
         instruments,
         now: context.now,

@@ -33,6 +33,7 @@ export async function saveBrokerCredentials(
     status: 'credentials_saved',
     last_error: null,
     connected_at: null,
+    position_check: null,
     updated_at: now,
   };
   const [row] = await db('broker_accounts')
@@ -63,6 +64,23 @@ export async function updateBrokerAccount(
     .update({ ...patch, updated_at: now })
     .returning('*');
   return row ? toAccount(row) : undefined;
+}
+
+/**
+ * Marks the session that connected at `connectedAt` expired (the broker refused its token), unless a newer login
+ * replaced it meanwhile. Returns whether it changed a row.
+ */
+export async function expireBrokerSession(
+  db: Db,
+  userId: number,
+  connectedAt: number | null,
+  message: string,
+  now = Date.now(),
+): Promise<boolean> {
+  const changed = await db('broker_accounts')
+    .where({ user_id: userId, status: 'connected', connected_at: connectedAt })
+    .update({ status: 'expired', last_error: message, updated_at: now });
+  return changed > 0;
 }
 
 /** Forgets the broker session (admin force-disconnect, or the user disconnecting); credentials stay. */

@@ -15,18 +15,31 @@ export interface NewLog {
 }
 
 /** Appends one audit record (the table refuses updates and deletes). */
+function logColumns(log: NewLog, now: number) {
+  return {
+    at: log.at ?? now,
+    event_type: log.event_type,
+    description: log.description,
+    user_id: log.user_id ?? null,
+    actor_id: log.actor_id ?? null,
+    data: log.data === undefined ? null : JSON.stringify(log.data),
+  };
+}
+
 export async function appendLog(db: Db, log: NewLog): Promise<LogRow> {
-  const [row] = await db('logs')
-    .insert({
-      at: log.at ?? Date.now(),
-      event_type: log.event_type,
-      description: log.description,
-      user_id: log.user_id ?? null,
-      actor_id: log.actor_id ?? null,
-      data: log.data === undefined ? null : JSON.stringify(log.data),
-    })
-    .returning('*');
+  const [row] = await db('logs').insert(logColumns(log, Date.now())).returning('*');
   return toLog(row);
+}
+
+/** Appends several records in one statement; returns them in the order given. */
+export async function appendLogs(db: Db, logs: readonly NewLog[]): Promise<LogRow[]> {
+  if (logs.length === 0) return [];
+  const now = Date.now();
+  const rows: unknown[] = await db('logs')
+    .insert(logs.map((log) => logColumns(log, now)))
+    .returning('*');
+  // Ids are given in insertion order; RETURNING's own order is not guaranteed (SQLite).
+  return rows.map(toLog).sort((a, b) => a.id - b.id);
 }
 
 export interface ListLogsFilter {

@@ -95,18 +95,26 @@ export interface NewOrderEvent {
 }
 
 /** Appends to the order audit trail (the table refuses updates and deletes). */
+function eventColumns(event: NewOrderEvent) {
+  return {
+    order_id: event.order_id,
+    at: event.at,
+    event_type: event.event_type,
+    from_status: event.from_status ?? null,
+    to_status: event.to_status ?? null,
+    data: event.data === undefined ? null : JSON.stringify(event.data),
+  };
+}
+
 export async function appendOrderEvent(db: Db, event: NewOrderEvent): Promise<OrderEventRow> {
-  const [row] = await db('order_events')
-    .insert({
-      order_id: event.order_id,
-      at: event.at,
-      event_type: event.event_type,
-      from_status: event.from_status ?? null,
-      to_status: event.to_status ?? null,
-      data: event.data === undefined ? null : JSON.stringify(event.data),
-    })
-    .returning('*');
+  const [row] = await db('order_events').insert(eventColumns(event)).returning('*');
   return toOrderEvent(row);
+}
+
+/** Appends several audit events in one statement. */
+export async function appendOrderEvents(db: Db, events: readonly NewOrderEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await db('order_events').insert(events.map(eventColumns));
 }
 
 export async function listOrderEvents(db: Db, orderId: number): Promise<OrderEventRow[]> {

@@ -1,16 +1,15 @@
 // The dashboard's one-click Reconnect (issue 10): from 08:30 IST, when yesterday's broker session has expired, a
 // banner leads straight to the broker's login.
 import { Alert, Button, Group, Text } from '@mantine/core';
-import { useApiData } from '../dashboard/useApiData';
 import { useSubmit } from '../../lib/useSubmit';
-import { brokerApi } from './brokerApi';
 import { shouldOfferReconnect } from './brokerText';
 import { goToBrokerLogin } from './connectBroker';
+import { useBrokerConnection } from './useBrokerConnection';
 
 export function ReconnectBanner({ now = () => Date.now() }: { now?: () => number }) {
-  const connection = useApiData(brokerApi.connection);
+  const connection = useBrokerConnection();
   const { busy, run } = useSubmit({ title: 'Authentication Failed', message: 'Failed to connect broker' });
-  if (!shouldOfferReconnect(connection.data, now())) return null;
+  if (!shouldOfferReconnect(connection, now())) return null;
   return (
     <Alert color="orange" variant="light" title="Broker session expired" role="status">
       <Group justify="space-between">

@@ -12,6 +12,7 @@ export const SAVED_BROKER: BrokerConnectionDto = {
   session: 'not_connected',
   accountName: null,
   redirectUrl: 'https://op.example.in/broker/zerodha/callback',
+  positionCheck: null,
 };
 
 /** Logged in until 06:00 IST on 7 Jan 2026. */

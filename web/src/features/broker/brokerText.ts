@@ -28,3 +28,29 @@ export function shouldOfferReconnect(
   const istMinutes = (Math.floor(now / 60_000) + IST_OFFSET_MINUTES) % (24 * 60);
   return istMinutes >= RECONNECT_FROM_IST_MINUTES;
 }
+
+const DAY_MS = 24 * 60 * 60_000;
+
+/**
+ * What the dashboard says about the last reconciliation of positions with the broker: one line per difference, or
+ * nothing when the broker and OptionPilot agreed or the check is more than a day old.
+ */
+export function positionCheckLines(
+  connection: BrokerConnectionDto | null | undefined,
+  brokerLabel: string,
+  now: number,
+): string[] {
+  const check = connection?.positionCheck;
+  if (check === null || check === undefined || now - Date.parse(check.checkedAt) > DAY_MS) return [];
+  return check.differences.map((d) => {
+    const counts = `OptionPilot held ${d.optionPilot} units, ${brokerLabel} holds ${d.broker}`;
+    if (d.action === 'not_managed') {
+      return `${d.symbol}: ${counts}. OptionPilot did not open the difference and will not manage or exit it.`;
+    }
+    if (d.closedTradeIds.length === 0) {
+      return `${d.symbol}: ${counts}. OptionPilot will close its record once the broker confirms its orders.`;
+    }
+    const trades = d.closedTradeIds.map((id) => `#${id}`).join(', ');
+    return `${d.symbol}: ${counts}. Trade ${trades} was closed in OptionPilot as sold outside it, at the last price.`;
+  });
+}

@@ -25,6 +25,7 @@ import { useSessionStore } from '../../stores/session';
 import { brokerApi } from '../broker/brokerApi';
 import { SESSION_TEXT } from '../broker/brokerText';
 import { goToBrokerLogin } from '../broker/connectBroker';
+import { useReloadOnBrokerChange } from '../broker/useBrokerConnection';
 import { useBrokerOffers } from '../broker/useBrokerOffers';
 import { dashboardApi } from './dashboardApi';
 import { useApiData } from './useApiData';
@@ -63,7 +64,7 @@ function labelOf(offers: readonly BrokerOfferDto[], type: BrokerType): string {
 }
 
 export function BrokerForm() {
-  const saved = useApiData(dashboardApi.broker);
+  const saved = useReloadOnBrokerChange(useApiData(dashboardApi.broker));
   const offers = useBrokerOffers();
   const [brokerType, setBrokerType] = useState<string | null>(null);
   const [apiKey, setApiKey] = useState('');
@@ -116,9 +117,12 @@ export function BrokerForm() {
     <Card withBorder padding="lg">
       <Group justify="space-between" mb="xs">
         <Title order={4}>Broker Connection</Title>
-        <Badge color={SESSION_COLOR[current?.session ?? 'not_connected']} aria-label="Broker session">
-          {SESSION_TEXT[current?.session ?? 'not_connected']}
-        </Badge>
+        {/* Nothing until the connection is read: "Not connected" for a moment would be wrong for a connected trader. */}
+        {!(saved.loading && current === undefined) && (
+          <Badge color={SESSION_COLOR[current?.session ?? 'not_connected']} aria-label="Broker session">
+            {SESSION_TEXT[current?.session ?? 'not_connected']}
+          </Badge>
+        )}
       </Group>
       {current && (
         <Stack gap={4} mb="sm">

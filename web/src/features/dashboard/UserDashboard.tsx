@@ -9,6 +9,7 @@ import { useLiveSession } from '../../live/useLiveSession';
 import { PaymentReviewBanner } from '../payment/PaymentReviewBanner';
 import { StrategyPanel } from '../strategy/StrategyPanel';
 import { brokerApi } from '../broker/brokerApi';
+import { PositionCheckNotice } from '../broker/PositionCheckNotice';
 import { ReconnectBanner } from '../broker/ReconnectBanner';
 import { TradingModeBadge, TradingModeCard } from '../broker/TradingModeCard';
 import { AlgoControlCard } from './AlgoControlCard';
@@ -72,6 +73,7 @@ export function UserDashboard() {
         </Group>
         <PaymentReviewBanner />
         <ReconnectBanner />
+        <PositionCheckNotice />
         <Tabs defaultValue="dashboard" keepMounted={false}>
           <Tabs.List mb="md">
             <Tabs.Tab value="dashboard">Dashboard</Tabs.Tab>

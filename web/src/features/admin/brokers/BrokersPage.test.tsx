@@ -23,6 +23,7 @@ const ACCOUNT: AdminBrokerAccountDto = {
   session: 'connected',
   accountName: null,
   redirectUrl: '/broker/fyers/callback',
+  positionCheck: null,
   user: { id: 7, firstName: 'Asha', lastName: 'Rao', email: 'asha@example.com' },
   connectedAt: '2026-03-02T03:00:00.000Z',
   updatedAt: '2026-03-02T03:00:00.000Z',

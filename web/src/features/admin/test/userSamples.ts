@@ -17,6 +17,7 @@ export function makeAdminUser(overrides: Partial<AdminUserDto> = {}): AdminUserD
       session: 'connected',
       accountName: null,
       redirectUrl: '/broker/zerodha/callback',
+      positionCheck: null,
     },
     paymentDetails: {
       utrNumber: '123456789012',
