@@ -77,7 +77,7 @@ const TARGETS: readonly Target[] = [
   {
     bench: 'kite',
     target: 'signal → 1,000 live Kite accounts: every entry sent within 250 ms',
-    figure: 'all entries received by the fake (ms)',
+    figure: 'all entries sent (ms)',
     met: (v) => v <= 250,
     cpuFigure: 'CPU, routeEntry → all fills persisted (ms)',
   },

@@ -37,7 +37,7 @@ export async function startKitePostbackEndpoint(hub: KitePostbackHub): Promise<P
 }
 
 /** The Zerodha module with every endpoint at the fake; `pollIntervalMs: 0` leaves postbacks as the only updates. */
-export function zerodhaModuleAt(fake: KiteFake, pollIntervalMs = 0): ZerodhaModule {
+export function zerodhaModuleAt(fake: Pick<KiteFake, 'url' | 'wsUrl'>, pollIntervalMs = 0): ZerodhaModule {
   return zerodhaModule(
     {
       endpoints: { apiRoot: fake.url, loginUrl: `${fake.url}/connect/login`, wsRoot: fake.wsUrl },

@@ -70,6 +70,11 @@ export interface Broker {
   getPositions(): Promise<readonly BrokerPosition[]>;
   /** order updates pushed by the broker (postbacks, order websocket); hot, never completes while connected */
   readonly orderUpdates$: Observable<BrokerOrderSnapshot>;
+  /**
+   * An order is expected soon (a signal armed): the adapter readies what an order needs, such as an open
+   * connection to the order host, so the order leaves without a connection handshake. Optional; best effort.
+   */
+  prepare?(): Promise<void>;
 }
 
 /** How a broker call failed. */

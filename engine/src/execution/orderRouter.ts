@@ -189,6 +189,12 @@ export class OrderRouter {
     if (this.started) this.follow(slot);
   }
 
+  /** Lets a registered account's broker ready itself for an order expected soon; failures are of no consequence. */
+  prepare(accountId: string): Promise<void> {
+    const prepared = this.accounts.get(accountId)?.connection.broker.prepare?.();
+    return prepared === undefined ? Promise.resolve() : prepared.catch(() => undefined);
+  }
+
   /** Stops trading an account (its pending rate-limited requests fail). */
   removeAccount(accountId: string): void {
     const slot = this.accounts.get(accountId);

@@ -128,6 +128,22 @@ export class EntryDesk {
     return started.catch(() => undefined);
   }
 
+  /**
+   * A signal armed: each live account that would enter now readies its broker (an open connection to the order
+   * host), so its order leaves without a handshake when the signal executes. Paper accounts need nothing.
+   */
+  prepare(strategyId: string, signal: Signal): void {
+    const time = this.options.scheduler.now();
+    const run = async (): Promise<void> => {
+      const accounts = await this.options.accounts.eligible({ strategyId, signal, time });
+      const live = accounts.filter(
+        (account) => !account.paper && this.ensureAccount(account.accountId, account.maxDailyLoss, account),
+      );
+      await Promise.all(live.map((account) => this.runtime.router.prepare(account.accountId)));
+    };
+    this.runtime.track(`preparing the entries of signal ${signal.key}`, run());
+  }
+
   /** What an account of this size buys on the signal: the strike, the symbol, whole lots (the broker's lot size). */
   private plan(signal: Signal, time: number, account: RuntimeAccount): EntryPlan {
     const index = signal.executedPrice ?? signal.entryTrigger;

@@ -102,6 +102,8 @@ export function harness(props: {
   quoteArmedStrikes?: boolean;
   /** what the feed is asked to quote, in order (`+symbol` subscribe, `-symbol` unsubscribe) */
   quoteLog?: string[];
+  /** live accounts ready their brokers when a signal arms (as the server does) */
+  prepareArmedEntries?: boolean;
 }): Harness {
   const clock = createSteppingClock(props.start ?? at('09:15:00'));
   let last: Tick | null = null;
@@ -145,6 +147,7 @@ export function harness(props: {
     fillTimeoutMs: 10_000,
     positionCheckConfirmMs: 3_000,
     ...(props.quoteArmedStrikes === undefined ? {} : { quoteArmedStrikes: props.quoteArmedStrikes }),
+    ...(props.prepareArmedEntries === undefined ? {} : { prepareArmedEntries: props.prepareArmedEntries }),
   });
   quotes.quotes$.subscribe((q) => runtime.onQuote(q));
   runtime.start();

@@ -100,6 +100,38 @@ describe('TradingRuntime: quotes of armed signals', () => {
   });
 });
 
+describe('TradingRuntime: brokers readied by an armed signal', () => {
+  /** Runs to just after the 09:16 candle armed a CALL; returns how often each account's broker was prepared. */
+  async function armed(prepareArmedEntries: boolean): Promise<Record<string, number>> {
+    const prepared: Record<string, number> = { live: 0, paper: 0 };
+    const h = harness({
+      accounts: [{ ...account('live'), paper: false }, account('paper')],
+      prepareArmedEntries,
+      brokers: (accountId, paper) =>
+        Object.assign(paper(), {
+          prepare: () => {
+            prepared[accountId] = (prepared[accountId] ?? 0) + 1;
+            return Promise.resolve();
+          },
+        }),
+    });
+    for (const tick of signalDay().filter((t) => t.time < at('09:17:00'))) await h.push(tick);
+    await h.wait(at('09:17:00'));
+    await h.runtime.idle();
+    expect(h.events.some((e) => e.kind === 'signal' && e.event.kind === 'armed')).toBe(true);
+    expect(h.runtime.positions()).toEqual([]);
+    return prepared;
+  }
+
+  it('readies the broker of every live account that would enter, before the signal executes; never paper', async () => {
+    expect(await armed(true)).toEqual({ live: 1, paper: 0 });
+  });
+
+  it('readies nothing unless asked (backtests)', async () => {
+    expect(await armed(false)).toEqual({ live: 0, paper: 0 });
+  });
+});
+
 describe('TradingRuntime: positions and parameters', () => {
   it('applies a new stop loss to the next entry, never to a position already open', async () => {
     const h = harness({ accounts: [account('a')] });

@@ -76,6 +76,8 @@ export interface TradingRuntimeOptions {
    * is subscribed, and a market order needs its LTP for protection the moment the signal executes
    */
   readonly quoteArmedStrikes?: boolean;
+  /** when a signal arms, the live accounts that would enter ready their brokers (`Broker.prepare`) */
+  readonly prepareArmedEntries?: boolean;
 }
 
 /**
@@ -493,8 +495,10 @@ export class TradingRuntime {
   private signalSaved(strategyId: string, signalId: string, event: StrategyEvent): void {
     this.options.events({ kind: 'signal', strategyId, signalId, event });
     const { signal } = event;
-    if (event.kind === 'armed') this.armed.hold(signal, this.options.scheduler.now());
-    else if (event.kind === 'executed') {
+    if (event.kind === 'armed') {
+      this.armed.hold(signal, this.options.scheduler.now());
+      if (this.options.prepareArmedEntries === true) this.entries.prepare(strategyId, signal);
+    } else if (event.kind === 'executed') {
       void this.entries.fanOut(strategyId, signalId, signal).then(() => this.armed.release(signal.key));
     } else this.armed.release(signal.key);
   }

@@ -262,6 +262,7 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
       brokerClock: realtime,
       // A broker's feed quotes an option only once subscribed: an armed signal's contract is quoted ahead.
       quoteArmedStrikes: !feed.simulated,
+      prepareArmedEntries: true,
     });
     const restored = await loadRestored(knex, {
       now: scheduler.now(),

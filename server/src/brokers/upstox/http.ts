@@ -1,9 +1,11 @@
 // A thin typed HTTP client for Upstox's REST API. Why not the official `upstox-js-sdk`: its `ApiClient` is a
 // process-wide singleton holding one access token (we serve one session per trader), its WebSocket feeders
 // hard-code wss://api.upstox.com (the fakes could not stand in), it ships no TypeScript types and it loads the feed
-// `.proto` asynchronously per connection. Upstox's wire format is small and documented, so we speak it directly.
+// `.proto` asynchronously per connection. Upstox's wire format is small and documented, so we speak it directly,
+// through the adapters' shared keep-alive transport (../brokerHttp.ts).
 import { classifyBrokerFailure } from '@optionpilot/engine';
 import type { BrokerCodeTable, BrokerError } from '@optionpilot/engine';
+import { HttpNoAnswer, sendHttp, type HttpAnswer } from '../brokerHttp';
 
 /**
  * Upstox error codes → kinds (DOMAIN.md §3). Codes are read from the error body, never from its message text.
@@ -56,15 +58,6 @@ export function upstoxErrorCode(body: unknown): string | undefined {
   return typeof error_code === 'string' ? error_code : undefined;
 }
 
-/** The Node/undici code of a failed `fetch`, when it carries one. */
-function systemCodeOf(error: unknown): string | undefined {
-  if (error instanceof Error && error.name === 'TimeoutError') return 'ETIMEDOUT';
-  if (error instanceof Error && error.name === 'AbortError') return 'ABORT_ERR';
-  const cause = error instanceof Error ? (error as Error & { cause?: unknown }).cause : undefined;
-  const code = (cause as { code?: unknown } | undefined)?.code;
-  return typeof code === 'string' ? code : 'ECONNRESET';
-}
-
 /** Builds the typed failure for a refused or failed call; the message never includes the broker's raw text. */
 export function upstoxFailure(props: {
   httpStatus?: number;
@@ -99,26 +92,27 @@ export async function upstoxRequest(request: UpstoxRequest): Promise<unknown> {
     headers['Content-Type'] = 'application/json';
     body = JSON.stringify(request.json);
   }
-  let response: Response;
+  let answer: HttpAnswer;
   try {
-    response = await fetch(request.url, {
+    answer = await sendHttp({
       method: request.method,
+      url: request.url,
       headers,
       body,
-      signal: AbortSignal.timeout(request.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+      timeoutMs: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     });
   } catch (error) {
-    throw upstoxFailure({ systemCode: systemCodeOf(error) });
+    throw upstoxFailure({ systemCode: error instanceof HttpNoAnswer ? error.code : 'ECONNRESET' });
   }
+  const ok = answer.status >= 200 && answer.status <= 299;
   let parsed: unknown;
   try {
-    const text = await response.text();
-    parsed = text === '' ? undefined : JSON.parse(text);
-  } catch (error) {
-    // A body cut off mid-way (or not JSON) after a 2xx leaves the outcome unknown, like a dropped connection.
-    if (response.ok) throw upstoxFailure({ systemCode: systemCodeOf(error) });
+    parsed = answer.text === '' ? undefined : JSON.parse(answer.text);
+  } catch {
+    // A 2xx whose body is not JSON leaves the outcome unknown, like a dropped connection.
+    if (ok) throw upstoxFailure({ systemCode: 'ECONNRESET' });
     parsed = undefined;
   }
-  if (!response.ok) throw upstoxFailure({ httpStatus: response.status, body: parsed });
+  if (!ok) throw upstoxFailure({ httpStatus: answer.status, body: parsed });
   return parsed;
 }

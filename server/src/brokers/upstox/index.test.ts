@@ -5,15 +5,24 @@ import { UPSTOX_DEFAULT_ENDPOINTS, upstoxModule } from './index';
 const session = { accessToken: 'token', expiresAt: 0, accountId: 'A1', accountName: 'A' };
 const credentials = { apiKey: 'key', apiSecret: 'secret' };
 
-/** Records the URLs the module fetches, answering nothing useful. */
+const REFUSED = JSON.stringify({ status: 'error', errors: [{ errorCode: 'UDAPI100050' }] });
+
+/** The URLs the module calls (API requests through the transport, the master download through fetch). */
+const calls = vi.hoisted(() => ({ urls: [] as string[] }));
+vi.mock('../brokerHttp', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../brokerHttp')>()),
+  sendHttp: (call: { url: string }) => {
+    calls.urls.push(call.url);
+    return Promise.resolve({ status: 401, text: REFUSED });
+  },
+}));
 let urls: string[];
 beforeEach(() => {
-  urls = [];
+  urls = calls.urls;
+  urls.length = 0;
   vi.stubGlobal('fetch', async (input: string | URL) => {
     urls.push(String(input));
-    return new Response(JSON.stringify({ status: 'error', errors: [{ errorCode: 'UDAPI100050' }] }), {
-      status: 401,
-    });
+    return new Response(REFUSED, { status: 401 });
   });
 });
 afterEach(() => {

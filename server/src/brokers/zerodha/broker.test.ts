@@ -50,6 +50,15 @@ describe('KiteBroker', () => {
   });
   afterEach(() => fake.close());
 
+  it('prepares for an order by opening its connection with a read and loading the instrument master', async () => {
+    await broker.prepare();
+    expect(fake.requestCount('/portfolio/positions')).toBe(1);
+    expect(fake.requestCount('/instruments/NFO')).toBe(1);
+    // The order then needs neither again.
+    await broker.placeOrder(request);
+    expect(fake.requestCount('/instruments/NFO')).toBe(1);
+  });
+
   it('sends a raw MARKET order with market_protection -1 and the client id as an alphanumeric tag', async () => {
     const { brokerOrderId } = await broker.placeOrder(request);
     const [order] = fake.book.all();

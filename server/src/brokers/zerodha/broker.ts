@@ -167,6 +167,17 @@ export class KiteBroker implements Broker {
     return snapshot;
   }
 
+  /**
+   * A signal armed: a cheap read opens (or keeps) the keep-alive connection to Kite that the order will take, and
+   * the instrument master the order needs is loaded if it is not.
+   */
+  async prepare(): Promise<void> {
+    await Promise.all([
+      this.options.http.request({ method: 'GET', path: '/portfolio/positions', schema: z.unknown() }),
+      this.options.instruments.ensureFresh(),
+    ]);
+  }
+
   async getPositions(): Promise<readonly BrokerPosition[]> {
     const data = await this.options.http.request({
       method: 'GET',

@@ -1,8 +1,10 @@
 // A thin typed client for Kite Connect v3's REST API. Chosen over the official `kiteconnect` package because the
 // adapter needs what that client hides: the HTTP status next to Kite's `error_type` (a 429 must stay
 // `rate_limited`), Node's system error codes for requests that got no answer (their outcome is unknown), a
-// per-request timeout, and zod-validated responses instead of untyped objects — and it adds no dependency.
+// per-request timeout, and zod-validated responses instead of untyped objects — and it adds no dependency. The
+// requests go through the adapters' shared keep-alive transport (../brokerHttp.ts).
 import type { ZodType } from 'zod';
+import { HttpNoAnswer, sendHttp, type HttpAnswer, type HttpCall } from '../brokerHttp';
 import {
   classifyBrokerFailure,
   isBrokerError,
@@ -79,16 +81,6 @@ export function kiteError(
   );
 }
 
-function systemCodeOf(error: unknown): string | undefined {
-  if (!(error instanceof Error)) return undefined;
-  if (error.name === 'TimeoutError' || error.name === 'AbortError') return 'ETIMEDOUT';
-  const cause = (error as Error & { cause?: unknown }).cause;
-  if (typeof cause === 'object' && cause !== null && 'code' in cause && typeof cause.code === 'string') {
-    return cause.code;
-  }
-  return undefined;
-}
-
 export class KiteHttp {
   constructor(private readonly options: KiteHttpOptions) {}
 
@@ -114,34 +106,26 @@ export class KiteHttp {
       body = form.toString();
       headers['Content-Type'] = 'application/x-www-form-urlencoded';
     }
-    let response: Response;
-    let text: string;
-    try {
-      response = await fetch(`${this.options.apiRoot}${request.path}`, {
-        method: request.method,
-        headers,
-        body,
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
-      });
-      text = await response.text();
-    } catch (error) {
-      throw kiteError(
-        { systemCode: systemCodeOf(error) ?? 'ECONNRESET', message: 'no answer from Kite' },
-        request.orderWrite,
-      );
-    }
+    const { status, text } = await this.call({
+      method: request.method,
+      url: `${this.options.apiRoot}${request.path}`,
+      headers,
+      body,
+      timeoutMs: this.options.timeoutMs ?? 10_000,
+      orderWrite: request.orderWrite,
+    });
     let envelope: Envelope = {};
     try {
       envelope = JSON.parse(text) as Envelope;
     } catch {
       // A proxy's HTML error page: only the status is known.
     }
-    if (!response.ok || envelope.status !== 'success') {
+    if (status < 200 || status > 299 || envelope.status !== 'success') {
       throw kiteError(
         {
-          httpStatus: response.status,
+          httpStatus: status,
           errorType: typeof envelope.error_type === 'string' ? envelope.error_type : undefined,
-          message: typeof envelope.message === 'string' ? envelope.message : `HTTP ${response.status}`,
+          message: typeof envelope.message === 'string' ? envelope.message : `HTTP ${status}`,
         },
         request.orderWrite,
       );
@@ -158,17 +142,23 @@ export class KiteHttp {
 
   /** GET of a non-JSON resource (the instrument CSV dumps need no session). */
   async text(path: string): Promise<string> {
+    const { status, text } = await this.call({
+      method: 'GET',
+      url: `${this.options.apiRoot}${path}`,
+      headers: { 'X-Kite-Version': '3' },
+      timeoutMs: this.options.timeoutMs ?? 60_000,
+    });
+    if (status < 200 || status > 299) throw kiteError({ httpStatus: status, message: `HTTP ${status}` });
+    return text;
+  }
+
+  /** The exchange itself; a call without an answer becomes a BrokerError by its system code. */
+  private async call({ orderWrite, ...call }: HttpCall & { orderWrite?: boolean }): Promise<HttpAnswer> {
     try {
-      const response = await fetch(`${this.options.apiRoot}${path}`, {
-        headers: { 'X-Kite-Version': '3' },
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 60_000),
-      });
-      const body = await response.text();
-      if (!response.ok) throw kiteError({ httpStatus: response.status, message: `HTTP ${response.status}` });
-      return body;
+      return await sendHttp(call);
     } catch (error) {
-      if (error instanceof Error && error.name === 'BrokerError') throw error;
-      throw kiteError({ systemCode: systemCodeOf(error) ?? 'ECONNRESET', message: 'no answer from Kite' });
+      const systemCode = error instanceof HttpNoAnswer ? error.code : 'ECONNRESET';
+      throw kiteError({ systemCode, message: 'no answer from Kite' }, orderWrite);
     }
   }
 }
