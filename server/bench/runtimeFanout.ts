@@ -152,6 +152,8 @@ export async function runRuntimeFanoutBench(): Promise<BenchResult> {
         accounts: directory,
         strategies,
         algoTag: 'BENCH',
+        // As the server runs it: accounts are registered (and live brokers readied) when the signal arms.
+        prepareArmedEntries: true,
         events: (event) => {
           if (event.kind === 'signal' && event.event.kind === 'executed') executedAt = performance.now();
           if (event.kind === 'trade-opened') {

@@ -7,7 +7,7 @@ import type { Broker, BrokerCapabilities, BrokerOrderSnapshot, OrderRef } from '
 import { InMemoryOrderStore } from './orderStore';
 import type { Order, OrderRequest } from './orderTypes';
 import { OrderRouter } from './orderRouter';
-import type { OrderRouterOptions } from './orderRouter';
+import type { OrderIntent, OrderRouterOptions } from './orderRouter';
 import { PAPER_CAPABILITIES, PaperBroker } from './paperBroker';
 import type { QuoteSource } from './paperBroker';
 import { VirtualTime } from './virtualTime';
@@ -110,6 +110,17 @@ class FlakyBroker implements Broker {
   }
 }
 
+/** A one-lot LIMIT buy of account a1. */
+const limitBuy = (intentKey: string): OrderIntent => ({
+  intentKey,
+  accountId: 'a1',
+  symbol: SYMBOL,
+  side: 'BUY',
+  quantity: 65,
+  type: 'LIMIT',
+  price: 90,
+});
+
 function makeRouter(
   time: VirtualTime,
   store: InMemoryOrderStore,
@@ -173,7 +184,8 @@ describe('OrderRouter with paper brokers', () => {
       const versions = store.writes
         .filter((w) => w.clientOrderId === order?.clientOrderId)
         .map((w) => w.state);
-      expect(versions.slice(0, 2)).toEqual(['INITIALIZED', 'SUBMITTED']);
+      // Nothing held it back (a quote, a free rate-limit slot), so it was created already SUBMITTED: one write.
+      expect(versions.slice(0, 2)).toEqual(['SUBMITTED', 'ACCEPTED']);
       expect(versions.at(-1)).toBe('FILLED');
     }
     for (const broker of brokers.values())
@@ -294,15 +306,7 @@ describe('OrderRouter with paper brokers', () => {
     const broker = new FlakyBroker(time, store);
     router.addAccount({ accountId: 'a1', broker, maxOrdersPerSecond: 2 });
     for (let i = 0; i < 5; i += 1) {
-      void router.submit({
-        intentKey: `x-${i}`,
-        accountId: 'a1',
-        symbol: SYMBOL,
-        side: 'BUY',
-        quantity: 65,
-        type: 'LIMIT',
-        price: 90,
-      });
+      void router.submit(limitBuy(`x-${i}`));
     }
     await time.advance(2_500);
     expect(broker.placeTimes.map((t) => t - START)).toEqual([0, 0, 1_000, 1_000, 2_000]);
@@ -478,17 +482,21 @@ describe('OrderRouter under broker failures', () => {
 
 /** An in-memory store that fails chosen writes, to check what the router does when persistence fails. */
 class FailingStore extends InMemoryOrderStore {
-  constructor(private readonly failUpdate: (order: Order) => boolean) {
+  constructor(private readonly failWrite: (order: Order) => boolean) {
     super();
   }
+  override async create(order: Order): Promise<void> {
+    if (this.failWrite(order)) throw new Error(`disk full at ${order.state}`);
+    await super.create(order);
+  }
   override async update(order: Order): Promise<void> {
-    if (this.failUpdate(order)) throw new Error(`disk full at ${order.state}`);
+    if (this.failWrite(order)) throw new Error(`disk full at ${order.state}`);
     await super.update(order);
   }
 }
 
 describe('OrderRouter fast path (zero-latency broker, free rate limit)', () => {
-  it('persists INITIALIZED, SUBMITTED, ACCEPTED, FILLED in order for every account, SUBMITTED durable before the call, and leaves no timer behind', async () => {
+  it('persists SUBMITTED (created so), ACCEPTED, FILLED in order for every account, SUBMITTED durable before the call, and leaves no timer behind', async () => {
     const accountIds = Array.from({ length: 50 }, (_, i) => `a${i}`);
     const { router, store, brokers, time } = paperSetup(accountIds);
     const stateAtCall: string[] = [];
@@ -505,7 +513,6 @@ describe('OrderRouter fast path (zero-latency broker, free rate limit)', () => {
     for (const result of results) {
       const id = result.orders[0]?.clientOrderId;
       expect(store.writes.filter((w) => w.clientOrderId === id).map((w) => w.state)).toEqual([
-        'INITIALIZED',
         'SUBMITTED',
         'ACCEPTED',
         'FILLED',
@@ -515,14 +522,12 @@ describe('OrderRouter fast path (zero-latency broker, free rate limit)', () => {
     expect(time.scheduler.actions).toHaveLength(0);
   });
 
-  it('never calls the broker when the SUBMITTED write fails, and reports the failure', async () => {
+  it('never calls the broker when an order created SUBMITTED could not be written', async () => {
     const time = new VirtualTime(START);
     const store = new FailingStore((order) => order.state === 'SUBMITTED');
     const router = makeRouter(time, store);
     const broker = new FlakyBroker(time, store);
     router.addAccount({ accountId: 'a1', broker });
-    const anomalies: string[] = [];
-    router.anomalies$.subscribe((a) => anomalies.push(a.message));
     const [result] = await router.routeEntry({
       signalId: 'S1',
       accountIds: ['a1'],
@@ -530,9 +535,40 @@ describe('OrderRouter fast path (zero-latency broker, free rate limit)', () => {
       quantity: 65,
     });
     expect(broker.requests).toHaveLength(0);
-    expect(result?.status).toBe('rejected');
-    expect(result?.orders[0]).toMatchObject({ state: 'REJECTED' });
-    expect(result?.orders[0]?.reason).toMatch(/^NOT_SENT: disk full at SUBMITTED/);
+    expect(result).toMatchObject({
+      status: 'failed',
+      orders: [],
+      error: 'store: Error: disk full at SUBMITTED',
+    });
+  });
+
+  it('writes an order held by the rate limit twice (created, then SUBMITTED) and never sends it unless both are durable', async () => {
+    const time = new VirtualTime(START);
+    // The first order goes at once (created SUBMITTED); the second waits a second for the limiter, so it is
+    // created INITIALIZED and its SUBMITTED version, written when its slot comes, fails.
+    let creates = 0;
+    const store = new FailingStore((order) => order.state === 'SUBMITTED' && creates > 1);
+    const create = store.create.bind(store);
+    store.create = (order) => {
+      creates += 1;
+      return create(order);
+    };
+    const router = makeRouter(time, store);
+    const broker = new FlakyBroker(time, store);
+    router.addAccount({ accountId: 'a1', broker, maxOrdersPerSecond: 1 });
+    const anomalies: string[] = [];
+    router.anomalies$.subscribe((a) => anomalies.push(a.message));
+    const first = router.submit(limitBuy('x-1'));
+    const second = router.submit(limitBuy('x-2'));
+    await time.advance(1_500);
+    expect((await first).status).toBe('placed');
+    const held = await second;
+    expect(broker.requests.map((r) => r.clientOrderId)).toEqual([(await first).orders[0]?.clientOrderId]);
+    expect(held.status).toBe('rejected');
+    expect(held.orders[0]?.reason).toMatch(/^NOT_SENT: disk full at SUBMITTED/);
+    expect(
+      store.writes.filter((w) => w.clientOrderId === held.orders[0]?.clientOrderId).map((w) => w.state),
+    ).toEqual(['INITIALIZED', 'REJECTED']);
     expect(anomalies).toContain('store.update failed: Error: disk full at SUBMITTED');
   });
 
@@ -552,7 +588,7 @@ describe('OrderRouter fast path (zero-latency broker, free rate limit)', () => {
       quantity: 65,
     });
     await time.advance(0);
-    expect(store.writes.map((w) => w.state)).toEqual(['INITIALIZED', 'SUBMITTED', 'FILLED']);
+    expect(store.writes.map((w) => w.state)).toEqual(['SUBMITTED', 'FILLED']);
     expect(result?.orders[0]?.state).toBe('FILLED');
     expect(anomalies).toEqual(['store.update failed: Error: disk full at ACCEPTED']);
   });

@@ -5,7 +5,7 @@ import type { Broker, BrokerAmendment, BrokerOrderSnapshot, BrokerPosition } fro
 import { createClientOrderIdFactory } from './clientOrderId';
 import { splitByFreezeQty } from './freezeSplit';
 import { needsProtection, OPTION_PROTECTION_BANDS, toProtectedLimit } from './marketProtection';
-import type { ProtectionBand } from './marketProtection';
+import type { ProtectedFields, ProtectionBand } from './marketProtection';
 import { applyOrderEvent, isTerminal } from './orderStateMachine';
 import type { OrderEvent, OrderTransitionError } from './orderStateMachine';
 import { DuplicateIntentError } from './orderStore';
@@ -116,6 +116,16 @@ interface PendingWrites {
 
 const RESOLVED: Promise<void> = Promise.resolve();
 
+/** A market order that cannot be protected: there is no LTP to price its limit from. */
+const NO_QUOTE = Symbol('no quote');
+
+/** The SUBMITTED version of a new order (created so when it can be sent at once). */
+function submittedVersion(order: Order, time: number, sent: ProtectedFields | undefined): Order {
+  const result = applyOrderEvent(order, { type: 'SUBMIT', time, ...(sent ? { sent } : {}) });
+  if (!result.ok) throw result.error;
+  return result.order;
+}
+
 const DEFAULT_BACKOFF_MS: readonly number[] = [500, 1_000, 2_000, 4_000, 8_000, 15_000, 30_000];
 
 function asDuplicate(outcome: LegOutcome): LegOutcome {
@@ -140,11 +150,13 @@ function accountResult(accountId: string, outcomes: readonly LegOutcome[]): Acco
 }
 
 /**
- * Places orders for many accounts. Per order: client id → `store.create` → (market protection) → rate limiter →
- * `store.update(SUBMITTED)` → `placeOrder` with a timeout. A timeout or a dropped connection makes the order
- * UNKNOWN, resolved by `getOrder` with backoff (or by the broker's own update, or by the late reply) — never by
- * sending it again. The same intent key never yields a second broker order: in-flight calls are shared,
- * persisted ones are found in the store, and the store's unique intent key stops a second process.
+ * Places orders for many accounts. Per order: client id → (market protection) → rate limiter → SUBMITTED durable
+ * → `placeOrder` with a timeout. An order that can go at once (quoted, a free rate-limit slot) is created already
+ * SUBMITTED, one write; one that must wait is created INITIALIZED and written SUBMITTED when its slot comes. A
+ * timeout or a dropped connection makes the order UNKNOWN, resolved by `getOrder` with backoff (or by the
+ * broker's own update, or by the late reply) — never by sending it again. The same intent key never yields a
+ * second broker order: in-flight calls are shared, and the store's unique intent key refuses a second order for
+ * an intent persisted before (by this process before a restart, or by another process).
  */
 export class OrderRouter {
   private readonly accounts = new Map<string, AccountSlot>();
@@ -491,11 +503,19 @@ export class OrderRouter {
     return run;
   }
 
-  /** Finds or creates the leg's order (persisted before anything else) and places it. */
+  /**
+   * Creates the leg's order (persisted before anything else) and places it. An intent that already has an order
+   * (made before a restart, or by another process) is refused by the store's unique intent key: that order is
+   * returned and nothing is placed. No read comes first: on a fan-out it would cost a query per account before
+   * any order could leave, to find what is almost never there.
+   */
   private async runLeg(slot: AccountSlot, intent: OrderIntent): Promise<LegOutcome> {
-    const existing = await this.options.store.findByIntentKey(intent.intentKey);
-    if (existing !== undefined) return { order: this.known(existing), duplicate: true };
-    const order = this.newOrder(intent);
+    const initial = this.newOrder(intent);
+    // When nothing stands between the order and its send (its protection is known and the account's limiter has
+    // a free slot now), it is created already SUBMITTED: one durable write before the broker call, not two.
+    const protection = this.protection(slot, initial);
+    const direct = protection !== NO_QUOTE && slot.limiter.tryAcquire();
+    const order = direct ? submittedVersion(initial, this.now(), protection) : initial;
     try {
       await this.options.store.create(order);
     } catch (error) {
@@ -505,7 +525,7 @@ export class OrderRouter {
     }
     this.remember(order);
     if (this.changes.observed) this.changes.next(order);
-    return { order: await this.place(slot, order), duplicate: false };
+    return { order: await (direct ? this.send(slot, order) : this.place(slot, order)), duplicate: false };
   }
 
   private newOrder(intent: OrderIntent): Order {
@@ -535,27 +555,33 @@ export class OrderRouter {
     return order;
   }
 
+  /**
+   * What the broker is sent instead of the order's own type and prices (a protected limit for a broker that
+   * refuses raw MARKET / SL-M), undefined when the order goes as it is, NO_QUOTE when a market order has no LTP.
+   */
+  private protection(slot: AccountSlot, order: Order): ProtectedFields | undefined | typeof NO_QUOTE {
+    if (!needsProtection(order.type, slot.connection.broker.capabilities)) return undefined;
+    const ltp = this.options.quotes.getQuote(order.symbol)?.ltp;
+    if (order.type === 'MARKET' && !(ltp !== undefined && ltp > 0)) return NO_QUOTE;
+    const tickSize = this.options.tickSize?.(order.symbol) ?? 0.05;
+    return toProtectedLimit(
+      order,
+      ltp ?? 0,
+      tickSize,
+      this.options.protectionBands ?? OPTION_PROTECTION_BANDS,
+    );
+  }
+
   /** Protection, rate limit, SUBMITTED persisted, then the one and only `placeOrder` for this order. */
   private async place(slot: AccountSlot, initial: Order): Promise<Order> {
-    const { broker } = slot.connection;
     const id = initial.clientOrderId;
-    let sent: { type: OrderType; price?: number; triggerPrice?: number } | undefined;
-    if (needsProtection(initial.type, broker.capabilities)) {
-      const ltp = this.options.quotes.getQuote(initial.symbol)?.ltp;
-      if (initial.type === 'MARKET' && !(ltp !== undefined && ltp > 0)) {
-        return this.apply(id, {
-          type: 'REJECT',
-          time: this.now(),
-          reason: 'NO_QUOTE: no LTP to protect a market order',
-        });
-      }
-      const tickSize = this.options.tickSize?.(initial.symbol) ?? 0.05;
-      sent = toProtectedLimit(
-        initial,
-        ltp ?? 0,
-        tickSize,
-        this.options.protectionBands ?? OPTION_PROTECTION_BANDS,
-      );
+    const sent = this.protection(slot, initial);
+    if (sent === NO_QUOTE) {
+      return this.apply(id, {
+        type: 'REJECT',
+        time: this.now(),
+        reason: 'NO_QUOTE: no LTP to protect a market order',
+      });
     }
     // A free slot is taken synchronously; only a full window costs a queued promise.
     if (!slot.limiter.tryAcquire()) {
@@ -581,6 +607,13 @@ export class OrderRouter {
         reason: `NOT_SENT: ${(error as Error).message}`,
       });
     }
+    return this.send(slot, submitted);
+  }
+
+  /** The one and only `placeOrder` of a SUBMITTED order whose state is durable. */
+  private async send(slot: AccountSlot, submitted: Order): Promise<Order> {
+    const { broker } = slot.connection;
+    const id = submitted.clientOrderId;
     const request = toRequest(submitted);
     const retries = this.options.rateLimitRetries ?? 3;
     for (let attempt = 0; ; attempt += 1) {

@@ -129,15 +129,16 @@ export class EntryDesk {
   }
 
   /**
-   * A signal armed: each live account that would enter now readies its broker (an open connection to the order
-   * host), so its order leaves without a handshake when the signal executes. Paper accounts need nothing.
+   * A signal armed: every account that would enter now has its broker registered (its limiter and update stream
+   * exist before the order), and each live one readies its broker (an open connection to the order host), so the
+   * orders leave without set-up or a handshake when the signal executes.
    */
   prepare(strategyId: string, signal: Signal): void {
     const time = this.options.scheduler.now();
     const run = async (): Promise<void> => {
       const accounts = await this.options.accounts.eligible({ strategyId, signal, time });
       const live = accounts.filter(
-        (account) => !account.paper && this.ensureAccount(account.accountId, account.maxDailyLoss, account),
+        (account) => this.ensureAccount(account.accountId, account.maxDailyLoss, account) && !account.paper,
       );
       await Promise.all(live.map((account) => this.runtime.router.prepare(account.accountId)));
     };

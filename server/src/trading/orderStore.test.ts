@@ -114,4 +114,29 @@ describe.each(testDialects())('createDbOrderStore (%s)', (dialect) => {
     expect(await store.get('c13')).toBeUndefined();
     expect(await eventsOf('c11')).toEqual(['->CREATED', 'INITIALIZED>SUBMITTED']);
   });
+
+  it('gives an order created SUBMITTED (sent at once) the audit trail of its two steps, batched or alone', async () => {
+    const { userId, store, published } = await setUp('direct@example.com');
+    const submitted = (n: number, patch: Partial<Order> = {}) =>
+      order(userId, n, { state: 'SUBMITTED', ...patch });
+    // Batched (multi-row statements), then alone (a repeated intent key sends the batch one write at a time).
+    await Promise.all([store.create(submitted(21)), store.create(submitted(22))]);
+    const alone = await Promise.allSettled([
+      store.create(submitted(23)),
+      store.create(submitted(24, { intentKey: order(userId, 23).intentKey })),
+    ]);
+    expect(alone.map((o) => o.status)).toEqual(['fulfilled', 'rejected']);
+    expect(published.filter((line) => line.includes('[c21]'))).toEqual([
+      'Order BUY 65 NIFTY13JAN2623400CE created, SUBMITTED [c21]',
+    ]);
+    for (const id of ['c21', 'c22', 'c23']) {
+      expect(await eventsOf(id)).toEqual(['->CREATED', 'INITIALIZED>SUBMITTED']);
+      expect(await store.get(id)).toMatchObject({ state: 'SUBMITTED' });
+    }
+    const row = (await knex()('orders').where({ client_order_id: 'c21' }).first()) as { id: number };
+    const created = (await knex()('order_events').where({ order_id: row.id }).orderBy('id').first()) as {
+      to_status: string;
+    };
+    expect(created.to_status).toBe('INITIALIZED');
+  });
 });

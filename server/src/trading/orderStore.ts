@@ -156,8 +156,22 @@ function eventTypeOf(write: OrderWrite): string {
   return write.from === write.order.state ? 'UPDATED' : write.order.state;
 }
 
-/** The audit event of a write (`order_events`, SEBI: kept 5 years). */
-function eventOf(write: OrderWrite, orderId: number): NewOrderEvent {
+/**
+ * The audit events of a write (`order_events`, SEBI: kept 5 years). An order the router creates already SUBMITTED
+ * (it could be sent at once: one write before the broker call instead of two) gets the two events its two writes
+ * would have had, CREATED then SUBMITTED, so the trail reads the same either way.
+ */
+function eventsOf(write: OrderWrite, orderId: number): NewOrderEvent[] {
+  if (write.kind === 'create' && write.order.state === 'SUBMITTED') {
+    return [
+      eventOf(write, orderId, 'INITIALIZED'),
+      eventOf({ kind: 'update', order: write.order, from: 'INITIALIZED' }, orderId),
+    ];
+  }
+  return [eventOf(write, orderId)];
+}
+
+function eventOf(write: OrderWrite, orderId: number, createdAs?: OrderState): NewOrderEvent {
   const { order } = write;
   if (write.kind === 'create') {
     return {
@@ -165,7 +179,7 @@ function eventOf(write: OrderWrite, orderId: number): NewOrderEvent {
       at: order.createdAt,
       event_type: 'CREATED',
       from_status: null,
-      to_status: order.state,
+      to_status: createdAs ?? order.state,
       data: { intentKey: order.intentKey, quantity: order.quantity, type: order.type },
     };
   }
@@ -191,7 +205,8 @@ function logOf(write: OrderWrite, userId: number): NewLog {
     const { purpose, tradeId } = parseIntentKey(order.intentKey);
     return {
       event_type: 'order',
-      description: describe(order, 'created'),
+      // An order created already SUBMITTED (sent at once) says so: its log line stands for both steps.
+      description: describe(order, order.state === 'SUBMITTED' ? 'created, SUBMITTED' : 'created'),
       user_id: userId,
       data: { clientOrderId: order.clientOrderId, purpose, tradeId, signalId: order.signalId ?? null },
     };
@@ -214,7 +229,7 @@ async function writeOrder(
   if (write.kind === 'create') {
     const { created_at: createdAt, updated_at: _updatedAt, ...row } = fullRow(order, brokerOf);
     const saved = await insertOrder(trx, row, createdAt);
-    await appendOrderEvent(trx, eventOf(write, saved.id));
+    await appendOrderEvents(trx, eventsOf(write, saved.id));
     return appendLog(trx, logOf(write, saved.user_id));
   }
   const row = await updateOrderByClientId(trx, order.clientOrderId, mutableColumns(order), order.updatedAt);
@@ -280,7 +295,7 @@ async function writeOrders(
     };
     await appendOrderEvents(
       trx,
-      run.map((w) => eventOf(w, idOf(w).id)),
+      run.flatMap((w) => eventsOf(w, idOf(w).id)),
     );
     logs.push(
       ...(await appendLogs(
