@@ -78,6 +78,17 @@ describe('crash trials (kill -9, restart, invariants)', () => {
     return last;
   }
 
+  /** Waits (bounded) until no order is in flight in the database; returns how many still are. */
+  async function untilNoOrderInFlight(limitMs: number): Promise<number> {
+    const until = Date.now() + limitMs;
+    let left = checkDatabase(file, null, { integrity: false }).snapshot.ordersInFlight;
+    while (left > 0 && Date.now() < until) {
+      await sleep(500);
+      left = checkDatabase(file, null, { integrity: false }).snapshot.ordersInFlight;
+    }
+    return left;
+  }
+
   /** Waits (bounded) until the database holds an open trade; false when none opened in time. */
   async function untilPositionOpen(limitMs: number): Promise<boolean> {
     const until = Date.now() + limitMs;
@@ -151,6 +162,10 @@ describe('crash trials (kill -9, restart, invariants)', () => {
     for (const failure of await verifyAll()) violations.push(`final: ${failure}`);
     const mismatch = await positionsMatch();
     if (mismatch !== null) violations.push(`final: ${mismatch}`);
+    // Nothing stays half-way: an order a kill left unsent or unanswered is settled after the restart (asked about
+    // for up to a minute when the broker says it has no such order), never left to block its trade's exit.
+    const inFlight = await untilNoOrderInFlight(90_000);
+    if (inFlight > 0) violations.push(`final: ${inFlight} orders still in flight 90 s after the last start`);
     const final = checkDatabase(file, before, { integrity: true });
     violations.push(...final.violations.map((v) => `final: ${v}`));
     // The traders' first payments (set-up) plus every checkout of the trials.

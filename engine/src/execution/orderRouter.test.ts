@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { Subject } from 'rxjs';
 import type { Quote } from '../core/types';
@@ -109,6 +109,32 @@ class FlakyBroker implements Broker {
     return [];
   }
 }
+
+/** The broker request of a one-lot MARKET buy with this client order id. */
+const toRequestOf = (clientOrderId: string): OrderRequest => ({
+  clientOrderId,
+  symbol: SYMBOL,
+  side: 'BUY',
+  type: 'MARKET',
+  quantity: 65,
+  product: 'MIS',
+  tag: 'OPALGO1',
+});
+
+/** A one-lot LIMIT buy of account a1 at 90 as a previous process left it in the store. */
+const storedOrder = (clientOrderId: string, state: Order['state'], intentKey: string): Order => ({
+  ...toRequestOf(clientOrderId),
+  accountId: 'a1',
+  intentKey,
+  type: 'LIMIT',
+  price: 90,
+  state,
+  filledQty: 0,
+  avgPrice: 0,
+  fillIds: [],
+  createdAt: START,
+  updatedAt: START,
+});
 
 /** A one-lot LIMIT buy of account a1. */
 const limitBuy = (intentKey: string): OrderIntent => ({
@@ -320,34 +346,8 @@ describe('OrderRouter after a restart', () => {
     const quotes = new Quotes();
     const broker = new PaperBroker({ quotes, scheduler: time.scheduler });
     // The previous process placed a resting order, then died before hearing back: UNKNOWN in the store.
-    const { brokerOrderId } = await broker.placeOrder({
-      clientOrderId: 'OP-old',
-      symbol: SYMBOL,
-      side: 'BUY',
-      type: 'LIMIT',
-      price: 90,
-      quantity: 65,
-      product: 'MIS',
-      tag: 'OPALGO1',
-    });
-    await store.create({
-      clientOrderId: 'OP-old',
-      accountId: 'a1',
-      intentKey: 'S0:a1#0',
-      symbol: SYMBOL,
-      side: 'BUY',
-      type: 'LIMIT',
-      price: 90,
-      quantity: 65,
-      product: 'MIS',
-      tag: 'OPALGO1',
-      state: 'UNKNOWN',
-      filledQty: 0,
-      avgPrice: 0,
-      fillIds: [],
-      createdAt: START,
-      updatedAt: START,
-    });
+    const { brokerOrderId } = await broker.placeOrder({ ...toRequestOf('OP-old'), type: 'LIMIT', price: 90 });
+    await store.create(storedOrder('OP-old', 'UNKNOWN', 'S0:a1#0'));
     const router = makeRouter(time, store, { quotes });
     router.addAccount({ accountId: 'a1', broker });
     router.start();
@@ -359,6 +359,44 @@ describe('OrderRouter after a restart', () => {
     broker.reevaluate();
     await time.advance(0);
     expect((await store.get('OP-old'))?.state).toBe('FILLED');
+  });
+
+  it('settles what a stopped process left half-way: never sent is rejected, no answer is asked about, never resent', async () => {
+    const time = new VirtualTime(START);
+    const store = new InMemoryOrderStore();
+    const quotes = new Quotes();
+    const broker = new PaperBroker({ quotes, scheduler: time.scheduler });
+    // The previous process sent OP-sent (the broker has it) and OP-lost (the broker never got it) but recorded
+    // neither answer, and stopped before sending OP-new.
+    const { brokerOrderId } = await broker.placeOrder({
+      ...toRequestOf('OP-sent'),
+      type: 'LIMIT',
+      price: 90,
+    });
+    await store.create(storedOrder('OP-sent', 'SUBMITTED', 'T1:exit:1#0'));
+    await store.create(storedOrder('OP-lost', 'SUBMITTED', 'T2:exit:1#0'));
+    await store.create(storedOrder('OP-new', 'INITIALIZED', 'T3:exit:1#0'));
+    const router = makeRouter(time, store, { quotes });
+    router.addAccount({ accountId: 'a1', broker });
+    router.start();
+    const place = vi.spyOn(broker, 'placeOrder');
+    await router.recover();
+    expect(router.getOrder('OP-new')).toMatchObject({
+      state: 'REJECTED',
+      reason: 'NOT_SENT: stopped before it was sent',
+    });
+    expect(router.getOrder('OP-lost')?.state).toBe('UNKNOWN');
+    await time.advance(2_000);
+    expect(router.getOrder('OP-sent')).toMatchObject({ state: 'ACCEPTED', brokerOrderId });
+    await time.advance(60_000);
+    expect(router.getOrder('OP-lost')).toMatchObject({
+      state: 'REJECTED',
+      reason: 'NOT_FOUND: the broker has no such order',
+    });
+    expect(place).not.toHaveBeenCalled();
+    await router.idle();
+    expect((await store.get('OP-lost'))?.state).toBe('REJECTED');
+    expect((await store.get('OP-new'))?.state).toBe('REJECTED');
   });
 });
 

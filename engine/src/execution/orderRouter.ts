@@ -232,11 +232,34 @@ export class OrderRouter {
     }
   }
 
-  /** Loads non-terminal orders from the store (after a restart) so updates and `reconcile` can reach them. */
+  /**
+   * Loads non-terminal orders from the store (after a restart) so updates and `reconcile` can reach them. What the
+   * previous process left half-way is settled: an order still INITIALIZED was never sent (the broker is called only
+   * once SUBMITTED is durable), so it is rejected as not sent; one SUBMITTED with no answer recorded may or may not
+   * have reached the broker, so its outcome is unknown and resolved by asking the broker (never by sending it
+   * again), as is one left UNKNOWN: the broker's state when it has the order, NOT_FOUND when it keeps saying it
+   * has none. Without this an
+   * exit stopped half-way would wait forever for an order nobody resolves. Call it with the accounts registered.
+   */
   async recover(): Promise<readonly Order[]> {
     const open = await this.options.store.listOpen();
     for (const order of open) this.remember(order);
-    return open;
+    for (const order of open) {
+      const id = order.clientOrderId;
+      if (order.state === 'INITIALIZED') {
+        this.apply(id, { type: 'REJECT', time: this.now(), reason: 'NOT_SENT: stopped before it was sent' });
+      } else if (
+        order.state === 'UNKNOWN' ||
+        (order.state === 'SUBMITTED' && order.brokerOrderId === undefined)
+      ) {
+        if (order.state === 'SUBMITTED') {
+          this.apply(id, { type: 'TIMEOUT', time: this.now(), reason: 'restart: outcome unknown' });
+        }
+        const slot = this.accounts.get(order.accountId);
+        if (slot !== undefined) this.track(this.resolveUnknown(slot, id));
+      }
+    }
+    return open.map((order) => this.orders.get(order.clientOrderId) ?? order);
   }
 
   /** The latest known version of an order. */

@@ -76,7 +76,10 @@ export interface TradingRuntimeOptions {
    * is subscribed, and a market order needs its LTP for protection the moment the signal executes
    */
   readonly quoteArmedStrikes?: boolean;
-  /** when a signal arms, the live accounts that would enter ready their brokers (`Broker.prepare`) */
+  /**
+   * when a signal arms, the accounts that would enter are registered with the router, and the live ones ready
+   * their brokers (`Broker.prepare`), so the orders leave without set-up when it executes
+   */
   readonly prepareArmedEntries?: boolean;
 }
 
