@@ -238,8 +238,8 @@ export class OrderRouter {
    * once SUBMITTED is durable), so it is rejected as not sent; one SUBMITTED with no answer recorded may or may not
    * have reached the broker, so its outcome is unknown and resolved by asking the broker (never by sending it
    * again), as is one left UNKNOWN: the broker's state when it has the order, NOT_FOUND when it keeps saying it
-   * has none. Without this an
-   * exit stopped half-way would wait forever for an order nobody resolves. Call it with the accounts registered.
+   * has none. Without this an exit stopped half-way would wait forever for an order nobody resolves. Call it with
+   * the accounts registered (the outcome of an order of an account not registered yet is left to `reconcile`).
    */
   async recover(): Promise<readonly Order[]> {
     const open = await this.options.store.listOpen();
