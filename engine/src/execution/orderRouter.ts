@@ -11,6 +11,7 @@ import type { OrderEvent, OrderTransitionError } from './orderStateMachine';
 import { DuplicateIntentError } from './orderStore';
 import type { OrderStore } from './orderStore';
 import type { Order, OrderRequest, OrderSide, OrderType, ProductType } from './orderTypes';
+import { OrderWrites } from './orderWrites';
 import type { QuoteSource } from './paperBroker';
 import { accountRateWindows, RateLimiter } from './rateLimiter';
 import { RequestTimeout, RequestTimeouts } from './requestTimeouts';
@@ -106,16 +107,6 @@ interface LegOutcome {
   readonly duplicate: boolean;
 }
 
-/** Store writes of one order still in flight, chained so its versions reach the store in order. */
-interface PendingWrites {
-  /** the latest queued write; rejects when it failed */
-  readonly last: Promise<void>;
-  /** settles after `last` (never rejects: failures are reported on `anomalies$`) */
-  readonly tail: Promise<void>;
-}
-
-const RESOLVED: Promise<void> = Promise.resolve();
-
 /** A market order that cannot be protected: there is no LTP to price its limit from. */
 const NO_QUOTE = Symbol('no quote');
 
@@ -163,8 +154,7 @@ export class OrderRouter {
   private readonly orders = new Map<string, Order>();
   private readonly byBrokerId = new Map<string, string>();
   private readonly inflight = new Map<string, Promise<LegOutcome>>();
-  /** only orders with a write in flight: an entry is dropped once its last write settles */
-  private readonly writes = new Map<string, PendingWrites>();
+  private readonly writes: OrderWrites;
   private readonly timeouts: RequestTimeouts;
   private readonly background = new Set<Promise<void>>();
   private readonly changes = new Subject<Order>();
@@ -181,6 +171,13 @@ export class OrderRouter {
     this.newClientOrderId =
       options.newClientOrderId ?? createClientOrderIdFactory({ now: () => options.scheduler.now() });
     this.timeouts = new RequestTimeouts(options.scheduler, options.requestTimeoutMs ?? 5_000);
+    this.writes = new OrderWrites(options.store, (order, error) =>
+      this.anomalies.next({
+        clientOrderId: order.clientOrderId,
+        accountId: order.accountId,
+        message: `store.update failed: ${String(error)}`,
+      }),
+    );
   }
 
   /** Registers an account; its broker's updates are followed while the router runs. */
@@ -287,12 +284,8 @@ export class OrderRouter {
    * Resolves once every order version queued for the store is written (or has failed, reported as an anomaly):
    * of `clientOrderIds` only, when given.
    */
-  async written(clientOrderIds?: readonly string[]): Promise<void> {
-    const pending = () =>
-      clientOrderIds === undefined
-        ? [...this.writes.values()]
-        : clientOrderIds.flatMap((id) => this.writes.get(id) ?? []);
-    for (let left = pending(); left.length > 0; left = pending()) await Promise.all(left.map((w) => w.tail));
+  written(clientOrderIds?: readonly string[]): Promise<void> {
+    return this.writes.written(clientOrderIds);
   }
 
   /** Fans a signal's entry out to its accounts concurrently, each through its own broker and limiter. */
@@ -471,46 +464,10 @@ export class OrderRouter {
     }
     if (result.order === current) return current;
     this.remember(result.order, current);
-    this.persist(result.order);
+    this.writes.queue(result.order);
     // Skipped when nobody listens: a Subject allocates per `next` even with no observers.
     if (this.changes.observed) this.changes.next(result.order);
     return result.order;
-  }
-
-  /**
-   * Queues a version of an order for the store. Writes of one order are chained so the store sees its versions
-   * in order; each starts in a later microtask, never inside `apply`, so a store that calls back into the router
-   * cannot overtake a write.
-   */
-  private persist(order: Order): void {
-    const { clientOrderId } = order;
-    const previous = this.writes.get(clientOrderId)?.tail ?? RESOLVED;
-    const last = previous.then(() => this.options.store.update(order));
-    const tail = last.then(
-      () => this.settled(clientOrderId, last),
-      (error: unknown) => {
-        this.settled(clientOrderId, last);
-        this.anomalies.next({
-          clientOrderId,
-          accountId: order.accountId,
-          message: `store.update failed: ${String(error)}`,
-        });
-      },
-    );
-    this.writes.set(clientOrderId, { last, tail });
-  }
-
-  /** Forgets an order's write chain once its latest write has settled, so the map holds only orders in flight. */
-  private settled(clientOrderId: string, last: Promise<void>): void {
-    if (this.writes.get(clientOrderId)?.last === last) this.writes.delete(clientOrderId);
-  }
-
-  /**
-   * Waits until the order's latest queued write is durable; rejects when it failed. Call it right after the
-   * `apply` whose write matters: a write that already settled is no longer tracked.
-   */
-  private persisted(clientOrderId: string): Promise<void> | undefined {
-    return this.writes.get(clientOrderId)?.last;
   }
 
   private submitLeg(slot: AccountSlot, intent: OrderIntent): Promise<LegOutcome> {
@@ -620,7 +577,7 @@ export class OrderRouter {
     }
     const submitted = this.apply(id, { type: 'SUBMIT', time: this.now(), ...(sent ? { sent } : {}) });
     try {
-      const durable = this.persisted(id);
+      const durable = this.writes.durable(id);
       if (durable !== undefined) await durable;
     } catch (error) {
       // Never call the broker for an order whose SUBMITTED state is not durable.
