@@ -11,6 +11,9 @@ describe('kiteFanoutOnce', () => {
     const result = await kiteFanoutOnce(5, 12);
     expect(result.accounts).toBe(5);
     expect(result.placed).toBe(60);
+    // Every placement was seen leaving by the transport's sent channel (the bench's "sent" figure).
+    expect(result.sent).toBe(60);
+    expect(result.allSentMs).toBeGreaterThanOrEqual(0);
     // Per account, the 11th and 12th requests cannot reach the fake before the signal + 1 s (arrival jitter
     // only delays requests, so this bound is exact).
     expect(result.requestTimesByAccount.size).toBe(5);

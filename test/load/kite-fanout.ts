@@ -7,7 +7,7 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
 import { asyncScheduler } from 'rxjs';
-import { OrderRouter, type Broker } from '@optionpilot/engine';
+import { OrderRouter } from '@optionpilot/engine';
 import { FillWatchingStore } from '../../engine/bench/fanout';
 import { REQUEST_SENT_CHANNEL } from '../../server/src/brokers/brokerHttp';
 import { startKitePostbackEndpoint, zerodhaModuleAt } from '../brokers/kiteHarness';
@@ -22,6 +22,8 @@ export interface KiteFanoutResult {
   readonly placed: number;
   /** epoch ms just before the signal was routed */
   readonly startedAt: number;
+  /** placements the adapters' transport reported sent */
+  readonly sent: number;
   /** from routeEntry to the last placement's bytes handed to the OS by the adapter's transport */
   readonly allSentMs: number;
   /** from routeEntry to the fake receiving the last placement */
@@ -70,7 +72,6 @@ export async function kiteFanoutOnce(accounts: number, ordersPerAccount = 1): Pr
     requestTimeoutMs: 60_000,
   });
   const ids: string[] = [];
-  const brokers: Broker[] = [];
   const sentAt: number[] = [];
   const onSent = (message: unknown): void => {
     const { method, url } = message as { method: string; url: string };
@@ -91,7 +92,6 @@ export async function kiteFanoutOnce(accounts: number, ordersPerAccount = 1): Pr
       const session = { accessToken: tokens[i] ?? '', expiresAt: 0, accountId: app.userId, accountName: '' };
       const broker = module.createBroker({ credentials: app, session });
       router.addAccount({ accountId: app.userId, broker });
-      brokers.push(broker);
       ids.push(app.userId);
     });
     router.start();
@@ -121,6 +121,7 @@ export async function kiteFanoutOnce(accounts: number, ordersPerAccount = 1): Pr
       accounts,
       placed,
       startedAt: t0,
+      sent: sentAt.length,
       allSentMs: Math.max(...sentAt) - t0,
       allReceivedMs: Math.max(...received) - t0,
       allAcknowledgedMs,

@@ -35,8 +35,14 @@ export async function startKiteFakeProcess(options: { autoFillPrice: number }): 
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     },
   );
-  const waiting = new Map<number, (value: unknown) => void>();
+  const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let nextId = 0;
+  // A fake that dies fails every question still waiting for it, rather than leaving the bench hanging.
+  child.once('exit', (code) => {
+    for (const { reject } of waiting.values())
+      reject(new Error(`the Kite fake process exited (${String(code)})`));
+    waiting.clear();
+  });
   const ready = new Promise<{ url: string; wsUrl: string }>((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`the Kite fake process exited (${String(code)})`)));
@@ -44,14 +50,17 @@ export async function startKiteFakeProcess(options: { autoFillPrice: number }): 
       'message',
       (message: { id?: number; ready?: { url: string; wsUrl: string }; result?: unknown }) => {
         if (message.ready !== undefined) resolve(message.ready);
-        else if (message.id !== undefined) waiting.get(message.id)?.(message.result);
+        else if (message.id !== undefined) {
+          waiting.get(message.id)?.resolve(message.result);
+          waiting.delete(message.id);
+        }
       },
     );
   });
   const ask = <T>(command: Ask): Promise<T> =>
-    new Promise<T>((resolve) => {
+    new Promise<T>((resolve, reject) => {
       nextId += 1;
-      waiting.set(nextId, (value) => resolve(value as T));
+      waiting.set(nextId, { resolve: (value) => resolve(value as T), reject });
       child.send({ ...command, id: nextId });
     });
   const { url, wsUrl } = await ready;
