@@ -245,16 +245,14 @@ export class OrderRouter {
       const id = order.clientOrderId;
       if (order.state === 'INITIALIZED') {
         this.apply(id, { type: 'REJECT', time: this.now(), reason: 'NOT_SENT: stopped before it was sent' });
-      } else if (
-        order.state === 'UNKNOWN' ||
-        (order.state === 'SUBMITTED' && order.brokerOrderId === undefined)
-      ) {
-        if (order.state === 'SUBMITTED') {
-          this.apply(id, { type: 'TIMEOUT', time: this.now(), reason: 'restart: outcome unknown' });
-        }
-        const slot = this.accounts.get(order.accountId);
-        if (slot !== undefined) this.track(this.resolveUnknown(slot, id));
+        continue;
       }
+      const unanswered = order.state === 'SUBMITTED' && order.brokerOrderId === undefined;
+      if (unanswered)
+        this.apply(id, { type: 'TIMEOUT', time: this.now(), reason: 'restart: outcome unknown' });
+      const slot = this.accounts.get(order.accountId);
+      if ((unanswered || order.state === 'UNKNOWN') && slot !== undefined)
+        this.track(this.resolveUnknown(slot, id));
     }
     return open.map((order) => this.orders.get(order.clientOrderId) ?? order);
   }
@@ -505,7 +503,10 @@ export class OrderRouter {
     }
     this.remember(order);
     if (this.changes.observed) this.changes.next(order);
-    return { order: await (direct ? this.send(slot, order) : this.place(slot, order)), duplicate: false };
+    return {
+      order: await (direct ? this.send(slot, order) : this.place(slot, order, protection)),
+      duplicate: false,
+    };
   }
 
   private newOrder(intent: OrderIntent): Order {
@@ -552,10 +553,13 @@ export class OrderRouter {
     );
   }
 
-  /** Protection, rate limit, SUBMITTED persisted, then the one and only `placeOrder` for this order. */
-  private async place(slot: AccountSlot, initial: Order): Promise<Order> {
+  /** `runLeg`'s protection, then rate limit, SUBMITTED persisted, and the one and only `placeOrder` of the order. */
+  private async place(
+    slot: AccountSlot,
+    initial: Order,
+    sent: ProtectedFields | undefined | typeof NO_QUOTE,
+  ): Promise<Order> {
     const id = initial.clientOrderId;
-    const sent = this.protection(slot, initial);
     if (sent === NO_QUOTE) {
       return this.apply(id, {
         type: 'REJECT',

@@ -136,11 +136,12 @@ export class EntryDesk {
   prepare(strategyId: string, signal: Signal): void {
     const time = this.options.scheduler.now();
     const run = async (): Promise<void> => {
-      const accounts = await this.options.accounts.eligible({ strategyId, signal, time });
-      const live = accounts.filter(
-        (account) => this.ensureAccount(account.accountId, account.maxDailyLoss, account) && !account.paper,
-      );
-      await Promise.all(live.map((account) => this.runtime.router.prepare(account.accountId)));
+      const prepared: Promise<void>[] = [];
+      for (const account of await this.options.accounts.eligible({ strategyId, signal, time })) {
+        const registered = this.ensureAccount(account.accountId, account.maxDailyLoss, account);
+        if (registered && !account.paper) prepared.push(this.runtime.router.prepare(account.accountId));
+      }
+      await Promise.all(prepared);
     };
     this.runtime.track(`preparing the entries of signal ${signal.key}`, run());
   }

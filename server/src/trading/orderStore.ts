@@ -164,14 +164,14 @@ function eventTypeOf(write: OrderWrite): string {
 function eventsOf(write: OrderWrite, orderId: number): NewOrderEvent[] {
   if (write.kind === 'create' && write.order.state === 'SUBMITTED') {
     return [
-      eventOf(write, orderId, 'INITIALIZED'),
+      { ...eventOf(write, orderId), to_status: 'INITIALIZED' },
       eventOf({ kind: 'update', order: write.order, from: 'INITIALIZED' }, orderId),
     ];
   }
   return [eventOf(write, orderId)];
 }
 
-function eventOf(write: OrderWrite, orderId: number, createdAs?: OrderState): NewOrderEvent {
+function eventOf(write: OrderWrite, orderId: number): NewOrderEvent {
   const { order } = write;
   if (write.kind === 'create') {
     return {
@@ -179,7 +179,7 @@ function eventOf(write: OrderWrite, orderId: number, createdAs?: OrderState): Ne
       at: order.createdAt,
       event_type: 'CREATED',
       from_status: null,
-      to_status: createdAs ?? order.state,
+      to_status: order.state,
       data: { intentKey: order.intentKey, quantity: order.quantity, type: order.type },
     };
   }
