@@ -361,7 +361,7 @@ describe('OrderRouter after a restart', () => {
     expect((await store.get('OP-old'))?.state).toBe('FILLED');
   });
 
-  it('settles what a stopped process left half-way: never sent is rejected, no answer is asked about, never resent', async () => {
+  it('settles what a stopped process left half-way: never sent is rejected, the rest is asked about, nothing resent', async () => {
     const time = new VirtualTime(START);
     const store = new InMemoryOrderStore();
     const quotes = new Quotes();
@@ -376,6 +376,8 @@ describe('OrderRouter after a restart', () => {
     await store.create(storedOrder('OP-sent', 'SUBMITTED', 'T1:exit:1#0'));
     await store.create(storedOrder('OP-lost', 'SUBMITTED', 'T2:exit:1#0'));
     await store.create(storedOrder('OP-new', 'INITIALIZED', 'T3:exit:1#0'));
+    // And OP-gone, acknowledged, whose broker has since lost it (a paper broker's book dies with its process).
+    await store.create({ ...storedOrder('OP-gone', 'ACCEPTED', 'T4:exit:1#0'), brokerOrderId: 'B-gone' });
     const router = makeRouter(time, store, { quotes });
     router.addAccount({ accountId: 'a1', broker });
     router.start();
@@ -393,10 +395,32 @@ describe('OrderRouter after a restart', () => {
       state: 'REJECTED',
       reason: 'NOT_FOUND: the broker has no such order',
     });
+    expect(router.getOrder('OP-gone')?.state).toBe('EXPIRED');
     expect(place).not.toHaveBeenCalled();
     await router.idle();
     expect((await store.get('OP-lost'))?.state).toBe('REJECTED');
     expect((await store.get('OP-new'))?.state).toBe('REJECTED');
+  });
+});
+
+describe('OrderRouter after a restart, an account registered later', () => {
+  it('resolves a recovered order once its account is registered, not before', async () => {
+    const time = new VirtualTime(START);
+    const store = new InMemoryOrderStore();
+    const quotes = new Quotes();
+    await store.create(storedOrder('OP-entry', 'SUBMITTED', 'S9:a1:entry#0'));
+    const router = makeRouter(time, store, { quotes });
+    router.start();
+    await router.recover();
+    await time.advance(120_000);
+    // Nobody to ask yet: its outcome stays unknown.
+    expect(router.getOrder('OP-entry')?.state).toBe('UNKNOWN');
+    router.addAccount({ accountId: 'a1', broker: new PaperBroker({ quotes, scheduler: time.scheduler }) });
+    await time.advance(120_000);
+    expect(router.getOrder('OP-entry')).toMatchObject({
+      state: 'REJECTED',
+      reason: 'NOT_FOUND: the broker has no such order',
+    });
   });
 });
 

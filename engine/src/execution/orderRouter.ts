@@ -157,6 +157,8 @@ export class OrderRouter {
   private readonly writes: OrderWrites;
   private readonly timeouts: RequestTimeouts;
   private readonly background = new Set<Promise<void>>();
+  /** recovered open orders of accounts not registered yet: resolved once their account is */
+  private readonly recoveredFor = new Map<string, string[]>();
   private readonly changes = new Subject<Order>();
   private readonly anomalies = new Subject<RouterAnomaly>();
   private readonly newClientOrderId: () => string;
@@ -196,6 +198,9 @@ export class OrderRouter {
     const slot: AccountSlot = { connection, limiter: new RateLimiter(windows, this.options.scheduler) };
     this.accounts.set(connection.accountId, slot);
     if (this.started) this.follow(slot);
+    const recovered = this.recoveredFor.get(connection.accountId) ?? [];
+    this.recoveredFor.delete(connection.accountId);
+    for (const id of recovered) this.track(this.resolveByAsking(slot, id));
   }
 
   /** Lets a registered account's broker ready itself for an order expected soon; failures are of no consequence. */
@@ -230,13 +235,14 @@ export class OrderRouter {
   }
 
   /**
-   * Loads non-terminal orders from the store (after a restart) so updates and `reconcile` can reach them. What the
-   * previous process left half-way is settled: an order still INITIALIZED was never sent (the broker is called only
-   * once SUBMITTED is durable), so it is rejected as not sent; one SUBMITTED with no answer recorded may or may not
-   * have reached the broker, so its outcome is unknown and resolved by asking the broker (never by sending it
-   * again), as is one left UNKNOWN: the broker's state when it has the order, NOT_FOUND when it keeps saying it
-   * has none. Without this an exit stopped half-way would wait forever for an order nobody resolves. Call it with
-   * the accounts registered (the outcome of an order of an account not registered yet is left to `reconcile`).
+   * Loads non-terminal orders from the store (after a restart) so updates and `reconcile` can reach them, and
+   * settles each: an order still INITIALIZED was never sent (the broker is called only once SUBMITTED is durable),
+   * so it is rejected as not sent; one SUBMITTED with no answer recorded may or may not have reached the broker, so
+   * its outcome is unknown; it and every other open order are resolved by asking the broker (`resolveByAsking`),
+   * never by sending again — the broker's state when it has the order; when it keeps saying it has none, NOT_FOUND
+   * for an order it never acknowledged and EXPIRED for one it had (a paper broker's book dies with the process, a
+   * day order leaves the book at the day's end). Without this an exit stopped half-way would wait forever for an
+   * order nobody resolves. An order of an account not registered yet is resolved once the account is.
    */
   async recover(): Promise<readonly Order[]> {
     const open = await this.options.store.listOpen();
@@ -247,12 +253,12 @@ export class OrderRouter {
         this.apply(id, { type: 'REJECT', time: this.now(), reason: 'NOT_SENT: stopped before it was sent' });
         continue;
       }
-      const unanswered = order.state === 'SUBMITTED' && order.brokerOrderId === undefined;
-      if (unanswered)
+      if (order.state === 'SUBMITTED' && order.brokerOrderId === undefined) {
         this.apply(id, { type: 'TIMEOUT', time: this.now(), reason: 'restart: outcome unknown' });
+      }
       const slot = this.accounts.get(order.accountId);
-      if ((unanswered || order.state === 'UNKNOWN') && slot !== undefined)
-        this.track(this.resolveUnknown(slot, id));
+      if (slot !== undefined) this.track(this.resolveByAsking(slot, id));
+      else this.recoveredFor.set(order.accountId, [...(this.recoveredFor.get(order.accountId) ?? []), id]);
     }
     return open.map((order) => this.orders.get(order.clientOrderId) ?? order);
   }
@@ -619,7 +625,7 @@ export class OrderRouter {
             time: this.now(),
             reason: `${kind}: outcome unknown`,
           });
-          this.track(this.resolveUnknown(slot, id));
+          this.track(this.resolveByAsking(slot, id));
           return unknown;
         }
         if (kind === 'rate_limited' && attempt < retries) {
@@ -665,7 +671,7 @@ export class OrderRouter {
           time: this.now(),
           reason: `${kind}: outcome unknown`,
         });
-        this.track(this.resolveUnknown(slot, clientOrderId));
+        this.track(this.resolveByAsking(slot, clientOrderId));
         return unknown;
       }
       const reason = `${kind}: ${(error as Error).message}`;
@@ -682,12 +688,20 @@ export class OrderRouter {
    * knew the order, it was not placed: REJECTED (NOT_FOUND). When queries failed, the order stays UNKNOWN for
    * `reconcile`.
    */
-  private async resolveUnknown(slot: AccountSlot, clientOrderId: string): Promise<void> {
+  /**
+   * Asks the broker about an order until it says where the order stands (with backoff), stopping as soon as the
+   * order moves on its own (an update, a late reply). If the broker answered every time that it has no such order:
+   * an order it never acknowledged (UNKNOWN) was not placed → REJECTED (`NOT_FOUND`); one it had acknowledged
+   * (recovered after a restart) is gone from its book — a paper broker's orders die with the process, a day order
+   * leaves the book at the day's end → EXPIRED with the fills it had.
+   */
+  private async resolveByAsking(slot: AccountSlot, clientOrderId: string): Promise<void> {
     const backoff = this.options.resolveBackoffMs ?? DEFAULT_BACKOFF_MS;
+    const waitingIn = this.orders.get(clientOrderId)?.state;
     let answers = 0;
     for (const delay of backoff) {
       await this.sleep(delay);
-      if (this.orders.get(clientOrderId)?.state !== 'UNKNOWN') return; // resolved by an update or a late reply
+      if (this.orders.get(clientOrderId)?.state !== waitingIn) return; // moved: an update or a late reply
       try {
         const snapshot = await this.withTimeout(slot.connection.broker.getOrder({ clientOrderId }));
         answers += 1;
@@ -699,13 +713,16 @@ export class OrderRouter {
         // Ask again after the next wait.
       }
     }
-    if (this.orders.get(clientOrderId)?.state !== 'UNKNOWN') return;
-    if (answers === backoff.length) {
+    if (this.orders.get(clientOrderId)?.state !== waitingIn) return;
+    if (answers === backoff.length && waitingIn === 'UNKNOWN') {
       this.apply(clientOrderId, {
         type: 'REJECT',
         time: this.now(),
         reason: 'NOT_FOUND: the broker has no such order',
       });
+    } else if (answers === backoff.length) {
+      this.apply(clientOrderId, { type: 'EXPIRE', time: this.now() });
+      this.anomalies.next({ clientOrderId, message: 'the broker no longer has this order: expired' });
     } else {
       this.anomalies.next({ clientOrderId, message: 'order outcome still unknown; reconcile later' });
     }
