@@ -28,6 +28,19 @@ interface OpenTrade {
   soldBefore: OrderFill[];
   /** an exit is held because the account has no broker session (said once) */
   waitingForSession: boolean;
+  /**
+   * the resting stop filled (some or all) at the broker before OptionPilot's own exit sold: the trade was stopped
+   * out whatever exit OptionPilot had decided meanwhile, so it closes as the stop, at the stop's trigger
+   */
+  stopTrigger: number | undefined;
+}
+
+/**
+ * A stop's close reason: a stop above the initial one (trailed) is a trailing stop, else the stop-loss. `stop` is
+ * the stop that sold: the resting order's trigger when the broker filled it, which may lag the engine's stop.
+ */
+function stopReason(risk: PositionRiskState, stop = risk.stopPrice): 'TRAILING_STOP' | 'STOP_LOSS' {
+  return stop > risk.initialStop ? 'TRAILING_STOP' : 'STOP_LOSS';
 }
 
 function riskKey(risk: PositionRiskState): string {
@@ -93,6 +106,7 @@ export class ExitDesk {
       persistedKey: riskKey(trade.risk),
       soldBefore: exitFills.filter((f) => f.filledQty > 0),
       waitingForSession: false,
+      stopTrigger: undefined,
     });
     // An entry has subscribed its symbol already; a position restored after a restart subscribes here.
     if (subscribe) this.runtime.subscribeQuote(trade.symbol);
@@ -145,7 +159,7 @@ export class ExitDesk {
       accountId: position.accountId,
       symbol: position.symbol,
       quantity: position.quantity,
-      reason: position.risk.stopPrice > position.risk.initialStop ? 'TRAILING_STOP' : 'STOP_LOSS',
+      reason: stopReason(position.risk),
       price: position.risk.stopPrice,
       time: this.options.scheduler.now(),
     });
@@ -293,14 +307,7 @@ export class ExitDesk {
     // The index when the exit was decided, before later ticks move it while the order is in flight.
     const exitIndex = this.runtime.lastIndex;
     // A stop resting at the broker comes off first; until the broker confirms, selling could sell twice.
-    if (this.stops.has(position.positionId)) {
-      const released = await this.stops.release(position.positionId);
-      if (released === undefined) return false;
-      mergeFills(
-        record.soldBefore,
-        released.filter((o) => o.filledQty > 0),
-      );
-    }
+    if (!(await this.releaseStop(position.positionId, record, position.risk.stopPrice))) return false;
     // An earlier exit order still open at the broker (its fill timed out, or it was in flight at a restart) could
     // still fill: it is cancelled and settled first and whatever it filled counts, so a retry never oversells.
     // (No exit order was ever sent for a trade whose exit sequence is still 0: nothing to look for.)
@@ -337,7 +344,33 @@ export class ExitDesk {
     }
     const orders = [...record.soldBefore, ...sold];
     if (averageFill(orders).quantity !== position.quantity) return false;
-    await this.record(position, record, orders, orders, reason, time, trigger, exitIndex);
+    // The fills decide what closed it: a stop that sold at the broker first makes it a stop, whatever was decided.
+    const stopped = record.stopTrigger !== undefined;
+    await this.record(
+      position,
+      record,
+      orders,
+      orders,
+      stopped ? stopReason(position.risk, record.stopTrigger) : reason,
+      time,
+      record.stopTrigger ?? trigger,
+      exitIndex,
+    );
+    return true;
+  }
+
+  /**
+   * Takes the position's resting stop off the broker (if one rests) and counts what it sold. Resolves false while
+   * the broker has not confirmed: nothing may be sold yet.
+   */
+  private async releaseStop(positionId: string, record: OpenTrade, stopPrice: number): Promise<boolean> {
+    if (!this.stops.has(positionId)) return true;
+    const released = await this.stops.release(positionId);
+    if (released === undefined) return false;
+    const filled = released.filter((o) => o.filledQty > 0);
+    mergeFills(record.soldBefore, filled);
+    const trigger = filled.find((o) => o.triggerPrice !== undefined)?.triggerPrice;
+    if (filled.length > 0) record.stopTrigger = trigger ?? record.stopTrigger ?? stopPrice;
     return true;
   }
 
@@ -352,23 +385,21 @@ export class ExitDesk {
     if (record === undefined || position === undefined || record.exiting) return false;
     record.exiting = true;
     try {
-      if (this.stops.has(positionId)) {
-        const released = await this.stops.release(positionId);
-        if (released === undefined) return false;
-        record.soldBefore.push(...released.filter((o) => o.filledQty > 0));
-      }
+      if (!(await this.releaseStop(positionId, record, position.risk.stopPrice))) return false;
       const gone = position.quantity - averageFill(record.soldBefore).quantity;
       const atBroker = { clientOrderId: 'broker', filledQty: gone, avgPrice: position.risk.lastPrice };
       const fills = gone > 0 ? [...record.soldBefore, atBroker] : record.soldBefore;
       const { lastIndex } = this.runtime;
+      // Sold by its own resting stop entirely: a stop, not a sale outside OptionPilot.
+      const stopped = record.stopTrigger !== undefined && gone <= 0;
       await this.record(
         position,
         record,
         fills,
         record.soldBefore,
-        'BROKER',
+        stopped ? stopReason(position.risk, record.stopTrigger) : 'BROKER',
         time,
-        position.risk.lastPrice,
+        stopped ? (record.stopTrigger ?? position.risk.lastPrice) : position.risk.lastPrice,
         lastIndex,
       );
       return true;

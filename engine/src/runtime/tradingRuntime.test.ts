@@ -316,6 +316,69 @@ describe('TradingRuntime: stops resting at the broker', () => {
     expect((await broker().getPositions()).every((p) => p.quantity === 0)).toBe(true);
   });
 
+  it('a stop that filled at the broker before the target was decided closes as the stop, at its fill', async () => {
+    // The broker's FILLED update of the stop is late (the postback not in yet) when the next quote crosses the
+    // target: the exit's cancel is refused (the stop is no longer open), nothing more is sold, and the fills that
+    // closed the trade — the stop's — give its reason and price.
+    let inner: PaperBroker | undefined;
+    const watched: { stopId?: string } = {};
+    const held: BrokerOrderSnapshot[] = [];
+    const updates = new Subject<BrokerOrderSnapshot>();
+    const h = harness({
+      accounts: [{ ...account('live'), paper: false, brokerKey: 'zerodha:AB1234:1' }],
+      brokers: (_id, paper) => {
+        inner = paper() as PaperBroker;
+        const broker = inner;
+        broker.orderUpdates$.subscribe((u) => {
+          if (u.brokerOrderId === watched.stopId && u.status === 'FILLED') held.push(u);
+          else updates.next(u);
+        });
+        return {
+          capabilities: broker.capabilities,
+          orderUpdates$: updates.asObservable(),
+          placeOrder: (r) => broker.placeOrder(r),
+          modifyOrder: (id, a) => broker.modifyOrder(id, a),
+          cancelOrder: async (id) => {
+            try {
+              await broker.cancelOrder(id);
+            } finally {
+              // The late postback arrives right after the refused cancel.
+              for (const u of held.splice(0)) setTimeout(() => updates.next(u), 0);
+            }
+          },
+          getOrder: (ref) => broker.getOrder(ref),
+          getPositions: () => broker.getPositions(),
+        } satisfies Broker;
+      },
+    });
+    for (const tick of signalDay().filter((t) => t.time <= at('09:17:00'))) await h.push(tick);
+    await h.runtime.idle();
+    const [position] = h.runtime.positions('live');
+    const stop = stopsOf(h)[0];
+    watched.stopId = stop?.brokerOrderId;
+    expect(position).toBeDefined();
+    // The exchange crosses the stop: the broker sells the position at the stop, and says nothing yet.
+    await inner!.modifyOrder(watched.stopId!, { triggerPrice: 10_000 });
+    expect(held).toHaveLength(1);
+    const stopFill = held[0]!.avgPrice;
+    // Then the market runs up through the target: OptionPilot decides a target exit.
+    await h.push({ time: at('09:17:15'), price: 23_900, volume: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await h.runtime.idle();
+    await h.wait(at('09:17:20'));
+    await h.runtime.idle();
+    expect(h.runtime.positions('live')).toHaveLength(0);
+    const closed = h.events.filter(
+      (e): e is Extract<RuntimeEvent, { kind: 'trade-closed' }> => e.kind === 'trade-closed',
+    );
+    expect(closed.map((e) => e.close.reason)).toEqual(['STOP_LOSS']);
+    expect(closed[0]?.close.exitPremium).toBeCloseTo(stopFill, 2);
+    expect(closed[0]?.close.exitTrigger).toBe(stop?.triggerPrice);
+    // Nothing was sold besides the stop: the broker is flat, not short.
+    expect(h.runtime.router.listOrders().filter((o) => o.intentKey.includes(':exit:'))).toEqual([]);
+    expect((await inner!.getPositions()).every((p) => p.quantity === 0)).toBe(true);
+  });
+
   it('paper positions place no stop order (backtests and paper trading are unchanged)', async () => {
     const h = harness({ accounts: [account('a')] });
     for (const tick of signalDay().filter((t) => t.time <= at('09:18:00'))) await h.push(tick);
