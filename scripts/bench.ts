@@ -5,17 +5,38 @@ import { runBacktestBench } from '../engine/bench/backtest';
 import { runFanoutBench } from '../engine/bench/fanout';
 import { runPipelineBench } from '../engine/bench/pipeline';
 import type { BenchResult } from '../engine/bench/types';
+import { existsSync } from 'node:fs';
 import { runRuntimeFanoutBench } from '../server/bench/runtimeFanout';
-import { runKiteFanoutBench } from '../test/load/kite-fanout';
+import { BROKER_DEFINITIONS } from '../server/src/brokers/registry';
 
-const BENCHES = {
+type Bench = () => Promise<BenchResult>;
+
+/**
+ * Each registered broker's fan-out bench, named by its FEED name (`kite`, `fyers`, …): `test/load/<feed>-fanout.ts`
+ * exporting `runBrokerFanoutBench`, one signal to 1,000 live accounts at the broker's fake in its own process.
+ */
+async function brokerBenches(): Promise<Record<string, Bench>> {
+  const benches: Record<string, Bench> = {};
+  for (const definition of BROKER_DEFINITIONS) {
+    const name = definition.feed ?? definition.type;
+    const file = new URL(`../test/load/${name}-fanout.ts`, import.meta.url);
+    if (!existsSync(file)) continue;
+    const module = (await import(file.href)) as { runBrokerFanoutBench?: Bench };
+    if (module.runBrokerFanoutBench !== undefined) benches[name] = module.runBrokerFanoutBench;
+  }
+  return benches;
+}
+
+const BROKER_BENCHES = await brokerBenches();
+
+const BENCHES: Record<string, Bench> = {
   pipeline: runPipelineBench,
   backtest: runBacktestBench,
   fanout: runFanoutBench,
   runtime: runRuntimeFanoutBench,
-  kite: runKiteFanoutBench,
-} as const satisfies Record<string, () => Promise<BenchResult>>;
-type BenchName = keyof typeof BENCHES;
+  ...BROKER_BENCHES,
+};
+type BenchName = string;
 
 /** A target of the issue, read from one figure of one benchmark. */
 interface Target {
@@ -74,25 +95,28 @@ const TARGETS: readonly Target[] = [
     figure: 'signal → all fills persisted (ms)',
     met: (v) => v <= 1_400,
   },
-  {
-    bench: 'kite',
-    target: 'signal → 1,000 live Kite accounts: every entry sent within 250 ms',
-    figure: 'all entries sent (ms)',
-    met: (v) => v <= 250,
-    cpuFigure: 'CPU, routeEntry → all fills persisted (ms)',
-  },
-  {
-    bench: 'kite',
-    target: 'every fill persisted within 1 s of the fake’s answers',
-    figure: 'last fill persisted after the fake filled it (ms)',
-    met: (v) => v <= 1_000,
-  },
-  {
-    bench: 'kite',
-    target: '≤ 10 orders/s per account',
-    figure: 'most orders one account sent in any 1 s',
-    met: (v) => v <= 10,
-  },
+  // Every broker's fan-out bench reports the same figures against the same targets (issues 10 and 17).
+  ...Object.keys(BROKER_BENCHES).flatMap((bench): Target[] => [
+    {
+      bench,
+      target: `signal → 1,000 live accounts at the ${bench} fake: every entry sent within 250 ms`,
+      figure: 'all entries sent (ms)',
+      met: (v) => v <= 250,
+      cpuFigure: 'CPU, routeEntry → all fills persisted (ms)',
+    },
+    {
+      bench,
+      target: 'every fill persisted within 1 s of the fake’s answers',
+      figure: 'last fill persisted after the fake filled it (ms)',
+      met: (v) => v <= 1_000,
+    },
+    {
+      bench,
+      target: '≤ 10 orders/s per account',
+      figure: 'most orders one account sent in any 1 s',
+      met: (v) => v <= 10,
+    },
+  ]),
 ];
 
 const fmt = (value: string | number): string =>
@@ -111,9 +135,9 @@ function numberOf(value: string | number | undefined): number | undefined {
 }
 
 function parseSelection(args: readonly string[]): BenchName[] {
-  const names = Object.keys(BENCHES) as BenchName[];
+  const names = Object.keys(BENCHES);
   if (args.length === 0) return names;
-  const unknown = args.filter((a) => !names.includes(a as BenchName));
+  const unknown = args.filter((a) => !names.includes(a));
   if (unknown.length > 0) {
     process.stderr.write(`bench: unknown benchmark ${unknown.join(', ')}; choose from ${names.join(', ')}\n`);
     process.exit(2);
@@ -129,7 +153,9 @@ async function main(): Promise<number> {
   for (const name of selected) {
     process.stderr.write(`bench: running ${name}…\n`);
     try {
-      const result = await BENCHES[name]();
+      const bench = BENCHES[name];
+      if (bench === undefined) continue;
+      const result = await bench();
       results.set(name, result);
       process.stdout.write(`\n${result.name}\n`);
       process.stdout.write(`${table(Object.entries(result.figures).map(([k, v]) => [k, fmt(v)]))}\n`);

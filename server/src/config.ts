@@ -5,7 +5,10 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { PublicConfigDto } from './contract';
-import type { BrokerEndpoints } from './brokers/types';
+import { brokerEndpointsOf, brokerEnvShape } from './brokers/env';
+import { BROKER_DEFINITIONS, brokerFeeds } from './brokers/registry';
+import type { BrokerEndpoints, BrokerType } from './brokers/types';
+import { BROKER_LABELS } from './contract/dto';
 import { decodeKey } from './crypto';
 import packageJson from '../../package.json' with { type: 'json' };
 
@@ -72,6 +75,10 @@ const url = (protocols: RegExp, hint: string) =>
     }
   }, `must be a URL like ${hint}`);
 
+/** `FEED` values of the registered brokers' live feeds (`kite`, `upstox`, …) → their broker. */
+const BROKER_FEEDS = brokerFeeds(BROKER_DEFINITIONS);
+const FEED_CHOICES = ['sim', 'replay:<file>', ...Object.keys(BROKER_FEEDS)];
+
 export const envSchema = z.object({
   /** `production` turns off developer conveniences; `test` is set by Vitest. */
   NODE_ENV: z
@@ -123,10 +130,14 @@ export const envSchema = z.object({
     .string()
     .min(3, 'must be an address like "OptionPilot <no-reply@example.com>"')
     .default('OptionPilot <no-reply@optionpilot.local>'),
-  /** Market feed: `sim`, `replay:<file>`, or a broker's live feed: `kite` (Kite Ticker) or `upstox` (feed v3). */
+  /** Market feed: `sim`, `replay:<file>`, or a registered broker's live feed (`kite`, `upstox`, …: the FEED names
+   * in server/src/brokers/registry.ts). */
   FEED: z
     .string()
-    .regex(/^(sim|replay:.+|kite|upstox)$/, 'must be sim, replay:<file>, kite or upstox')
+    .refine(
+      (v) => v === 'sim' || /^replay:.+$/.test(v) || Object.hasOwn(BROKER_FEEDS, v),
+      `must be ${FEED_CHOICES.slice(0, -1).join(', ')} or ${FEED_CHOICES[FEED_CHOICES.length - 1] ?? ''}`,
+    )
     .default('sim'),
   /** With a broker feed: the e-mail of the account whose broker session the feed uses (the operator's own). */
   FEED_ACCOUNT: z.email('must be the e-mail address of a user account').optional(),
@@ -222,30 +233,15 @@ export const envSchema = z.object({
     .default('OP'),
   /** Built web app served by the server; relative paths are resolved against the repository root. */
   WEB_DIST_DIR: z.string().min(1, 'must not be empty').default('web/dist'),
-  /** Kite Connect REST root (Zerodha); tests point it at the Kite fake in test/fakes/. */
-  KITE_API_ROOT: url(/^https?:$/, 'https://api.kite.trade').default('https://api.kite.trade'),
-  /** Kite's login page the trader's browser is sent to by Connect. */
-  KITE_LOGIN_URL: url(/^https?:$/, 'https://kite.zerodha.com/connect/login').default(
-    'https://kite.zerodha.com/connect/login',
-  ),
-  /** Kite Ticker WebSocket root (market feed). */
-  KITE_WS_ROOT: url(/^(wss?|https?):$/, 'wss://ws.kite.trade').default('wss://ws.kite.trade'),
-  /** Upstox REST root (login token exchange, order reads, instruments on the fakes). */
-  UPSTOX_API_ROOT: url(/^https?:$/, 'https://api.upstox.com').default('https://api.upstox.com'),
-  /** Upstox's separate order-placement host. */
-  UPSTOX_ORDERS_ROOT: url(/^https?:$/, 'https://api-hft.upstox.com').default('https://api-hft.upstox.com'),
-  /** Upstox's OAuth login dialog the trader's browser is sent to by Connect. */
-  UPSTOX_LOGIN_URL: url(/^https?:$/, 'https://api.upstox.com/v2/login/authorization/dialog').default(
-    'https://api.upstox.com/v2/login/authorization/dialog',
-  ),
-  /** Upstox WebSocket root (market data feed v3, portfolio stream); http(s) too, since Upstox hands out the socket URL over REST. */
-  UPSTOX_WS_ROOT: url(/^(wss?|https?):$/, 'wss://api.upstox.com').default('wss://api.upstox.com'),
   /**
    * The static public IP this server's broker calls leave from. SEBI's API rules make brokers accept orders only
    * from an IP the trader whitelisted in their broker app, so the Broker Connection card and the "IP not allowed"
    * message show it. Unset: traders are told to ask the operator.
    */
   EGRESS_IP: optional(z.union([z.ipv4(), z.ipv6()], { error: 'must be an IPv4 or IPv6 address' })),
+  /** Each registered broker's endpoints (`<BROKER>_API_ROOT`, `_LOGIN_URL`, `_WS_ROOT`, …), declared by its folder's
+   * definition (server/src/brokers/env.ts has the rule); tests point them at the fakes in test/fakes/. */
+  ...brokerEnvShape(BROKER_DEFINITIONS),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -293,8 +289,8 @@ export interface Config {
   version: string;
   /** the operator's business details (invoices, landing page, e-mails) */
   operator: OperatorDetails;
-  /** where each broker with a module is reached (KITE_*, UPSTOX_*) */
-  brokerEndpoints: { zerodha: BrokerEndpoints; upstox: BrokerEndpoints };
+  /** where each registered broker is reached (`<BROKER>_*` variables) */
+  brokerEndpoints: Partial<Record<BrokerType, BrokerEndpoints>>;
   /** EGRESS_IP: the static IP traders whitelist at their broker; undefined when not configured */
   egressIp: string | undefined;
 }
@@ -316,9 +312,6 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-/** API roots are joined with paths that start with `/`. */
-const trimSlash = (root: string) => root.replace(/\/+$/, '');
-
 /** Validates `env` (default `process.env`) into a typed Config, or throws ConfigError naming each bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = envSchema.safeParse(env);
@@ -333,9 +326,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid configuration:\n  RAZORPAY_KEY_SECRET: RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET must be set together (or both unset for test mode)',
     );
   }
-  if ((e.FEED === 'kite' || e.FEED === 'upstox') && !e.FEED_ACCOUNT) {
+  const feedBroker = Object.hasOwn(BROKER_FEEDS, e.FEED) ? BROKER_FEEDS[e.FEED] : undefined;
+  if (feedBroker !== undefined && !e.FEED_ACCOUNT) {
     throw new ConfigError(
-      `Invalid configuration:\n  FEED_ACCOUNT: FEED=${e.FEED} needs the e-mail of the account whose ${e.FEED === 'kite' ? 'Zerodha' : 'Upstox'} session streams the market`,
+      `Invalid configuration:\n  FEED_ACCOUNT: FEED=${e.FEED} needs the e-mail of the account whose ${BROKER_LABELS[feedBroker]} session streams the market`,
     );
   }
   const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
@@ -390,19 +384,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sac: e.INVOICE_SAC,
       invoicePrefix: e.INVOICE_PREFIX,
     },
-    brokerEndpoints: {
-      zerodha: {
-        apiRoot: trimSlash(e.KITE_API_ROOT),
-        loginUrl: e.KITE_LOGIN_URL,
-        wsRoot: trimSlash(e.KITE_WS_ROOT),
-      },
-      upstox: {
-        apiRoot: trimSlash(e.UPSTOX_API_ROOT),
-        loginUrl: e.UPSTOX_LOGIN_URL,
-        wsRoot: trimSlash(e.UPSTOX_WS_ROOT),
-        ordersRoot: trimSlash(e.UPSTOX_ORDERS_ROOT),
-      },
-    },
+    brokerEndpoints: brokerEndpointsOf(BROKER_DEFINITIONS, e),
     egressIp: e.EGRESS_IP,
   };
 }

@@ -43,6 +43,7 @@ export const ERROR_CATALOGUE = {
     message: 'This broker login has expired or was already used. Press Connect to try again.',
   },
   broker_failed: { status: 502, message: 'The broker refused the request.' },
+  broker_not_blocked: { status: 409, message: 'Orders to your broker are not blocked.' },
   broker_not_connected: {
     status: 409,
     message: 'Connect your broker (a valid session for today) before switching to Live.',

@@ -38,6 +38,14 @@ const SECRET_KEYS = [
   'api_secret_enc',
   'access_token_enc',
   'refresh_token_enc',
+  // a form login's daily secrets (Angel One's MPIN and TOTP) and a broker's session tokens
+  'mpin',
+  'totp',
+  'fields',
+  'jwtToken',
+  'feedToken',
+  'auth_code',
+  'request_token',
   // the same secrets under their environment variable names (a logged env or config dump)
   'JWT_SECRET',
   'ENCRYPTION_KEY',

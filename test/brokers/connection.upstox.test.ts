@@ -22,6 +22,7 @@ describe('broker connection against the Upstox fake', () => {
         UPSTOX_LOGIN_URL: fake.endpoints.loginUrl,
         UPSTOX_ORDERS_ROOT: fake.endpoints.ordersRoot,
         UPSTOX_WS_ROOT: fake.endpoints.wsRoot,
+        UPSTOX_MASTER_ROOT: fake.endpoints.masterRoot,
       },
     });
     const res = await t.request('POST', '/api/auth/register', { body: registration('upstox-conn') });

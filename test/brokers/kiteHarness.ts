@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import { zerodhaModule, type KitePostbackHub, type ZerodhaModule } from '../../server/src/brokers/zerodha';
+import { kitePostbackEndpoint } from '../../server/src/brokers/zerodha/postbacks';
 import type { KiteFake } from '../fakes/kite/server';
 import { createLogger } from '../../server/src/logger';
 import type { AppState } from '../../server/src/middleware/context';
@@ -24,7 +25,8 @@ export async function startKitePostbackEndpoint(hub: KitePostbackHub): Promise<P
   app.silent = true;
   app.use(errorRenderer(createLogger({ level: 'silent' })));
   app.use(bodyParser({ enableTypes: ['json'] }));
-  app.use(brokerPostbacksRouter(hub).routes());
+  const zerodha = { label: 'Zerodha', postback: kitePostbackEndpoint(hub) };
+  app.use(brokerPostbacksRouter((type) => (type === 'zerodha' ? zerodha : undefined)).routes());
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   return {

@@ -4,7 +4,7 @@
 // live session is known to the runtime, the same trader enters on paper. On a simulated market (FEED=sim) nothing
 // reaches the broker at all. A live position's stop rests at the broker (SL, TRIGGER PENDING): OptionPilot's own
 // exit cancels it before selling, and a stop the broker fills by itself closes the trade without another order.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSecretBox, loadOrCreateKey } from '../../server/src/crypto';
 import { presentBrokerConnection } from '../../server/src/presenters/broker';
 import {
@@ -294,5 +294,62 @@ describe('live trading through the Zerodha adapter', () => {
       connected: false,
       lastError: 'Your broker session has expired. Reconnect to trade today.',
     });
+  });
+
+  it('an order refused for the server IP blocks the account at once: the card and a socket event name the IP, entries stop until the trader resumes', async () => {
+    const OWN: KiteFakeApp = { ...APP, apiKey: 'kitekey04', userId: 'GH3456', userName: 'Meera Das' };
+    fake.addApp(OWN);
+    const h = await startHarness(
+      dataDir(),
+      T0 - 1_000,
+      100,
+      { ...KITE_ENV(), EGRESS_IP: '203.0.113.77' },
+      true,
+    );
+    const userId = await addUser(h, 'live-ip', true);
+    await connectLive(h, userId, OWN);
+    await h.server.deps.trading.onUserChanged(userId);
+    const toUser = vi.spyOn(h.server.deps.realtime, 'toUser');
+
+    // Kite answers the entry with 403 PermissionException: this server's IP is not whitelisted in the app.
+    fake.inject('ip_not_allowed');
+    const placedBefore = fake.placeRequests;
+    await callSetup(h);
+    await h.server.deps.trading.idle();
+    expect(fake.placeRequests - placedBefore).toBe(1);
+    const knex = h.server.deps.db.knex;
+    const blocked = presentBrokerConnection((await findBrokerAccountByUser(knex, userId))!);
+    expect(blocked).toMatchObject({ session: 'ip_blocked', connected: false });
+    expect(blocked.lastError).toContain("This server's IP address: 203.0.113.77.");
+    expect(toUser).toHaveBeenCalledWith(
+      userId,
+      'user:broker',
+      expect.objectContaining({ session: 'ip_blocked' }),
+    );
+    expect((await h.server.deps.trading.botStatus(userId)).mode).toBe('paper');
+    const audit = await knex('logs')
+      .where({ user_id: userId })
+      .andWhere('description', 'like', '%refused the server%');
+    expect(audit).toHaveLength(1);
+
+    // The next signal sends nothing to the broker: the account trades paper until the trader acts.
+    await callSetup(h, 10);
+    await h.server.deps.trading.idle();
+    expect(fake.placeRequests - placedBefore).toBe(1);
+    // Newest first: the second signal's entry went to the paper broker.
+    expect((await listOrders(knex, { userId })).map((o) => o.broker)).toEqual(['paper', 'zerodha']);
+    h.server.deps.trading.flattenAll();
+    await h.server.deps.trading.idle();
+
+    // The trader whitelists the IP and resumes: the next entry goes to the broker again.
+    await knex('broker_accounts')
+      .where({ user_id: userId })
+      .update({ ip_blocked_at: null, last_error: null });
+    await h.server.deps.trading.onUserChanged(userId);
+    expect((await h.server.deps.trading.botStatus(userId)).mode).toBe('live');
+    await callSetup(h, 20);
+    await h.server.deps.trading.idle();
+    expect(fake.placeRequests - placedBefore).toBe(3); // the entry and its resting stop
+    expect(fake.book.ordersOf(OWN.userId).find((o) => o.transaction_type === 'BUY')?.tag).toMatch(/^OPTI/);
   });
 });

@@ -70,13 +70,13 @@ brokerConformance({
     const credentials = { apiKey: fake.apiKey, apiSecret: fake.apiSecret };
     // The trader's browser: the dialog redirects back to our callback with the code and the state.
     const dialog = await fetch(
-      module.loginUrl({ credentials, state: 'conformance', redirectUri: REDIRECT }),
+      module.redirectLogin!.url({ credentials, state: 'conformance', redirectUri: REDIRECT }),
       {
         redirect: 'manual',
       },
     );
     const query = Object.fromEntries(new URL(dialog.headers.get('location') ?? '').searchParams);
-    const session = await module.completeLogin({ credentials, query, redirectUri: REDIRECT });
+    const session = await module.redirectLogin!.complete({ credentials, query, redirectUri: REDIRECT });
     const broker = module.createBroker({ credentials, session });
     // As the runtime does at start: the instrument master is loaded and the portfolio stream is up before the
     // first order, so no fault injected by a case is spent on those start-up calls.

@@ -14,12 +14,12 @@ import {
 async function loginAtFake(fake: KiteFake, app: KiteFakeApp, module: ZerodhaModule) {
   const credentials = { apiKey: app.apiKey, apiSecret: app.apiSecret };
   const state = 'st4te-' + Math.random().toString(36).slice(2);
-  const login = module.loginUrl({ credentials, state, redirectUri: app.redirectUrl });
+  const login = module.redirectLogin!.url({ credentials, state, redirectUri: app.redirectUrl });
   const res = await fetch(login, { redirect: 'manual' });
   const back = new URL(res.headers.get('location') ?? '');
   const query = Object.fromEntries(back.searchParams);
-  if (module.stateOf(query) !== state) throw new Error('state did not come back');
-  const session = await module.completeLogin({ credentials, query, redirectUri: app.redirectUrl });
+  if (module.redirectLogin!.stateOf(query) !== state) throw new Error('state did not come back');
+  const session = await module.redirectLogin!.complete({ credentials, query, redirectUri: app.redirectUrl });
   return { credentials, session };
 }
 

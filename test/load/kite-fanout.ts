@@ -142,7 +142,7 @@ export async function kiteFanoutOnce(accounts: number, ordersPerAccount = 1): Pr
 }
 
 /** `npm run bench -- kite`: one fan-out to 1,000 accounts, figures for the bench report. */
-export async function runKiteFanoutBench(): Promise<BenchResult> {
+export async function runBrokerFanoutBench(): Promise<BenchResult> {
   const r = await kiteFanoutOnce(1_000);
   return {
     name: 'signal → 1,000 live Zerodha accounts at the Kite fake (loopback HTTP, one session and adapter each)',

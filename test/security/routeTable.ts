@@ -22,8 +22,8 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   'GET /api/ping',
   'GET /api/market/nifty50',
   'GET /api/market/candles',
-  // Zerodha's order postbacks: authenticated by their checksum, not by a session
-  'POST /api/broker/zerodha/postback',
+  // a broker's order postbacks (Kite's): authenticated by their checksum, not by a session
+  'POST /api/broker/:broker/postback',
   // Razorpay's webhook: authenticated by its signature (404 while no webhook secret is configured)
   'POST /api/payment/webhook',
   // the brokers on offer and the server's egress IP, shown before sign-in

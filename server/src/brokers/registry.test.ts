@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
-import {
-  BROKER_LABELS,
-  BROKER_MODULE_FACTORIES,
-  brokerRegistryFromConfig,
-  createBrokerRegistry,
-} from './registry';
+import { BROKER_LABELS } from '../contract';
+import { BROKER_DEFINITIONS, brokerFeeds, brokerRegistryFromConfig, createBrokerRegistry } from './registry';
 import { fakeBrokerModule } from './testing/fakeBrokerModule';
 
 const endpoints = {
@@ -24,8 +20,25 @@ describe('broker registry', () => {
       now: () => 0,
       factories: [{ type: 'zerodha', create: (c) => fakeBrokerModule(c, { label: 'Zerodha' }) }],
     });
-    const offers = registry.offers();
-    expect(offers[0]).toEqual({ type: 'zerodha', label: 'Zerodha', available: true });
+    const offers = registry.offers('https://op.example.in');
+    expect(offers[0]).toMatchObject({
+      type: 'zerodha',
+      label: 'Zerodha',
+      available: true,
+      loginKind: 'redirect',
+    });
+    expect(offers[0]?.setup).toMatchObject({
+      redirectUrl: 'https://op.example.in/broker/zerodha/callback',
+      postbackUrl: null,
+      sessionEnds: '06:00 IST',
+    });
+    expect(offers.find((o) => o.type === 'groww')).toEqual({
+      type: 'groww',
+      label: 'Groww',
+      available: false,
+      loginKind: null,
+      setup: null,
+    });
     expect(offers.filter((o) => o.available).map((o) => o.type)).toEqual(['zerodha']);
     expect(offers.map((o) => o.type).sort()).toEqual(Object.keys(BROKER_LABELS).sort());
     expect(registry.get('zerodha')?.label).toBe('Zerodha');
@@ -71,15 +84,53 @@ describe('broker registry', () => {
     ).toThrow(/built a upstox module/);
   });
 
-  it('builds the shipped list from KITE_* / UPSTOX_* configuration', () => {
+  it('describes a form login by its fields and submit path, and whether a redirect login is offered too', () => {
+    const registry = createBrokerRegistry({
+      endpoints: { angelone: endpoints.zerodha },
+      algoTag: 'TAG',
+      now: () => 0,
+      factories: [{ type: 'angelone', create: (c) => fakeBrokerModule(c, { type: 'angelone', form: true }) }],
+    });
+    const [offer] = registry.offers('https://op.example.in');
+    expect(offer).toMatchObject({
+      type: 'angelone',
+      loginKind: 'form',
+      submitPath: '/api/user/broker/login',
+      redirectLogin: true,
+    });
+    expect(offer?.fields?.map((f) => f.name)).toEqual(['clientCode', 'mpin', 'totp']);
+  });
+
+  it('builds the shipped list from each broker folder’s <BROKER>_* variables', () => {
     const config = loadConfig({
       KITE_API_ROOT: 'http://127.0.0.1:9/',
       UPSTOX_ORDERS_ROOT: 'http://127.0.0.1:8',
     });
-    expect(config.brokerEndpoints.zerodha.apiRoot).toBe('http://127.0.0.1:9');
-    expect(config.brokerEndpoints.upstox.ordersRoot).toBe('http://127.0.0.1:8');
+    expect(config.brokerEndpoints.zerodha?.apiRoot).toBe('http://127.0.0.1:9');
+    expect(config.brokerEndpoints.upstox?.ordersRoot).toBe('http://127.0.0.1:8');
+    expect(Object.keys(config.brokerEndpoints).sort()).toEqual(BROKER_DEFINITIONS.map((d) => d.type).sort());
     const registry = brokerRegistryFromConfig(config, () => 0);
-    expect(registry.modules().map((m) => m.type)).toEqual(BROKER_MODULE_FACTORIES.map((f) => f.type));
-    expect(registry.offers().filter((o) => o.available)).toHaveLength(BROKER_MODULE_FACTORIES.length);
+    expect(registry.modules().map((m) => m.type)).toEqual(BROKER_DEFINITIONS.map((d) => d.type));
+    expect(registry.offers('http://x').filter((o) => o.available)).toHaveLength(BROKER_DEFINITIONS.length);
+    // Every registered module can be logged in to, describes its setup and answers the admin's profile test.
+    for (const module of registry.modules()) {
+      expect(module.redirectLogin ?? module.formLogin).toBeDefined();
+      expect(module.setup.portal.url).toMatch(/^https:\/\//);
+    }
+  });
+
+  it('derives the FEED names from the definitions, each naming a registered broker with a market feed', () => {
+    const feeds = brokerFeeds();
+    expect(feeds).toMatchObject({ kite: 'zerodha', upstox: 'upstox' });
+    const registry = brokerRegistryFromConfig(loadConfig({}), () => 0);
+    for (const broker of Object.values(feeds)) expect(registry.get(broker)?.createFeed).toBeDefined();
+  });
+
+  it('refuses a broker root with a path, and names the variable', () => {
+    expect(() => loadConfig({ KITE_API_ROOT: 'https://api.kite.trade/v3' })).toThrow(
+      /KITE_API_ROOT: must be scheme \+ host/,
+    );
+    expect(() => loadConfig({ UPSTOX_WS_ROOT: 'ftp://x' })).toThrow(/UPSTOX_WS_ROOT/);
+    expect(() => loadConfig({ KITE_LOGIN_URL: 'not a url' })).toThrow(/KITE_LOGIN_URL/);
   });
 });

@@ -3,8 +3,23 @@
 
 export type SubscriptionStatus = 'active' | 'pending' | 'inactive' | 'expired';
 
+/**
+ * Every canonical broker type (DOMAIN.md §3), declared once: the server's registry says which of them have an
+ * integration on this server, and the web reads the list and the labels from here.
+ */
 export const BROKER_TYPES = ['zerodha', 'upstox', 'aliceblue', 'fyers', 'groww', 'angelone', 'dhan'] as const;
 export type BrokerType = (typeof BROKER_TYPES)[number];
+
+/** Display names of every broker type. */
+export const BROKER_LABELS: Readonly<Record<BrokerType, string>> = {
+  zerodha: 'Zerodha',
+  upstox: 'Upstox',
+  aliceblue: 'Alice Blue',
+  fyers: 'Fyers',
+  groww: 'Groww',
+  angelone: 'Angel One',
+  dhan: 'Dhan',
+};
 
 /** The signed-in user as `GET /api/auth/me` and the login response return it. Never carries secrets. */
 export interface UserDto {

@@ -170,8 +170,12 @@ export interface BrokerConnectionDto {
   connected: boolean;
   tokenExpiresAt: string | null;
   lastError: string | null;
-  /** Connected / Session expired / Not connected, judged against the clock (a token past its expiry is expired) */
-  session: 'connected' | 'expired' | 'not_connected';
+  /**
+   * Connected / IP not allowed / Session expired / Not connected, judged against the clock (a token past its expiry
+   * is expired); `ip_blocked`: the broker refused this server's IP on an order, so no order goes until the trader
+   * whitelists it and resumes (`lastError` says which IP)
+   */
+  session: 'connected' | 'ip_blocked' | 'expired' | 'not_connected';
   /** the broker's name for the account, from the last login */
   accountName: string | null;
   /** the URL to register as the redirect URL in the broker app: `{origin}/broker/{broker}/callback` */

@@ -2,6 +2,7 @@
 // (booleans are true/false on both dialects; BIGINT epoch-ms and paise columns are numbers).
 // DTOs for the wire live in `../contract` and are produced by presenters, never by spreading a row.
 import type { OrderState } from '@optionpilot/engine/execution/orderTypes';
+import type { BrokerType } from '../contract/dto';
 
 export type SubscriptionStatus = 'active' | 'pending' | 'inactive' | 'expired';
 
@@ -103,7 +104,8 @@ export interface TradingSettingsRow {
   updated_at: number;
 }
 
-export type BrokerTypeValue = 'zerodha' | 'upstox' | 'aliceblue' | 'fyers' | 'groww' | 'angelone' | 'dhan';
+/** A canonical broker type as stored (declared once in the contract). */
+export type BrokerTypeValue = BrokerType;
 export type BrokerAccountStatus = 'credentials_saved' | 'connected' | 'expired' | 'error' | 'disconnected';
 
 export interface BrokerAccountRow {
@@ -125,6 +127,8 @@ export interface BrokerAccountRow {
   connected_at: number | null;
   /** JSON: the last reconciliation of positions with the broker (`PositionCheckDto`), null before the first */
   position_check: string | null;
+  /** epoch ms the broker refused this server's IP on an order; null while orders may go (see migration) */
+  ip_blocked_at: number | null;
   created_at: number;
   updated_at: number;
 }

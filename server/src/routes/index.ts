@@ -20,8 +20,6 @@ import { adminRouter } from './admin/router';
 import { upiRouter } from './upi/router';
 import { createPaymentGateway, type PaymentGateway } from '../payments/gateway';
 import { brokerPostbacksRouter } from './broker-postbacks/router';
-import type { KitePostbackHub } from '../brokers/zerodha/postbacks';
-import type { ZerodhaModule } from '../brokers/zerodha';
 import { brokerRouter } from './broker/router';
 import { brokerRegistryFromConfig, type BrokerRegistry } from '../brokers/registry';
 
@@ -31,9 +29,7 @@ export interface ApiOptions {
   trading?: TradingHooks;
   /** default: Razorpay when RAZORPAY_KEY_ID/SECRET are set, else payment test mode */
   paymentGateway?: PaymentGateway;
-  /** the Zerodha module's postback hub (`zerodhaModule(…).postbacks`); without it every postback is a 404 */
-  kitePostbacks?: KitePostbackHub;
-  /** the broker modules that exist; default: BROKER_MODULE_FACTORIES built from the KITE_* / UPSTOX_* config */
+  /** the broker modules that exist; default: BROKER_DEFINITIONS built from the `<BROKER>_*` configuration */
   brokers?: BrokerRegistry;
 }
 
@@ -41,13 +37,9 @@ export interface ApiOptions {
 export function apiRouter(deps: Deps, startedAt: number, options: ApiOptions = {}): Router<AppState> {
   const api = new Router<AppState>({ prefix: '/api' });
   const trading = options.trading ?? deps.trading;
-  // One registry for the connection routes and Kite's postbacks: a postback reaches the hub of the same Zerodha
-  // module whose adapters register with it.
+  // One registry for the connection routes and the postbacks: a postback reaches the module whose adapters
+  // register with it.
   const registry = options.brokers ?? brokerRegistryFromConfig(deps.config, () => deps.clock.now());
-  const zerodha = registry.get('zerodha');
-  const kitePostbacks =
-    options.kitePostbacks ??
-    (zerodha !== undefined && 'postbacks' in zerodha ? (zerodha as ZerodhaModule).postbacks : undefined);
   const paymentGateway = options.paymentGateway ?? createPaymentGateway(deps.config);
   for (const resource of [
     authRouter(deps),
@@ -63,7 +55,7 @@ export function apiRouter(deps: Deps, startedAt: number, options: ApiOptions = {
     adminRouter(deps, { brokers: (type) => registry.get(type), paymentGateway }),
     upiRouter(deps),
     pingRouter(),
-    brokerPostbacksRouter(kitePostbacks),
+    brokerPostbacksRouter((type) => registry.get(type)),
     brokerRouter(deps, { registry, hooks: trading }),
   ]) {
     api.use(resource.routes(), resource.allowedMethods());

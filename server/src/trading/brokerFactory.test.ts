@@ -2,9 +2,10 @@
 // of the trader's own session; the broker name stored with the orders follows.
 import { VirtualTime } from '@optionpilot/engine/execution/virtualTime';
 import { describe, expect, it, vi } from 'vitest';
-import type { Broker, RuntimeAccount } from '@optionpilot/engine';
+import { BrokerError, type Broker, type RuntimeAccount } from '@optionpilot/engine';
+import { EMPTY } from 'rxjs';
 import type { BrokerModule } from '../brokers/types';
-import { createAccountBrokers } from './brokerFactory';
+import { createAccountBrokers, watchIpRefusals } from './brokerFactory';
 import type { BrokerSessions, LiveSession } from './brokerSessions';
 
 const NOW = Date.UTC(2026, 0, 7, 5, 0);
@@ -24,6 +25,7 @@ function setup(valid: Set<number>) {
     refresh: () => Promise.resolve(),
     get: (userId) => (valid.has(userId) ? session : undefined),
     end: () => Promise.resolve(false),
+    block: () => Promise.resolve(false),
   };
   const warn = vi.fn();
   const sessionEnded = vi.fn();
@@ -88,5 +90,54 @@ describe('account brokers', () => {
     expect(warn).toHaveBeenCalledWith('2', expect.stringMatching(/exits wait until the trader reconnects/));
     expect(brokers.build('3')).not.toBe(liveBroker);
     expect(warn).toHaveBeenCalledTimes(1);
+  });
+
+  it('blocks the account on the first order the broker refuses for the IP, passing the refusal on', async () => {
+    const refused = vi.fn();
+    const ip = new BrokerError('ip_not_allowed', 'PermissionException', 'IP not allowed', 'zerodha');
+    const rejected = new BrokerError('rejected', 'MarginException', 'no margin', 'zerodha');
+    const inner = {
+      capabilities: { name: 'kite' },
+      orderUpdates$: EMPTY,
+      placeOrder: vi.fn().mockRejectedValueOnce(rejected).mockRejectedValueOnce(ip),
+      modifyOrder: vi.fn().mockRejectedValue(ip),
+      cancelOrder: vi.fn().mockResolvedValue(undefined),
+      getOrder: vi.fn().mockRejectedValue(ip),
+      getPositions: vi.fn().mockResolvedValue([]),
+    } as unknown as Broker;
+    const watched = watchIpRefusals(inner, refused);
+    await expect(watched.placeOrder({} as never)).rejects.toBe(rejected);
+    expect(refused).not.toHaveBeenCalled();
+    await expect(watched.placeOrder({} as never)).rejects.toBe(ip);
+    await expect(watched.modifyOrder('1', { price: 1 })).rejects.toBe(ip);
+    expect(refused).toHaveBeenCalledTimes(2);
+    // Reads are not order writes: brokers never check the IP there, so their failures are not a refusal.
+    await expect(watched.getOrder({ brokerOrderId: '1' })).rejects.toBe(ip);
+    await watched.cancelOrder('1');
+    expect(refused).toHaveBeenCalledTimes(2);
+    expect(watched.capabilities).toBe(inner.capabilities);
+  });
+
+  it('reports an IP refusal of a live account with its session key', async () => {
+    const ip = new BrokerError('ip_not_allowed', 'UDAPI1154', 'IP', 'upstox');
+    const ipRefused = vi.fn();
+    createBroker.mockImplementationOnce(
+      () => ({ ...liveBroker, placeOrder: () => Promise.reject(ip) }) as unknown as Broker,
+    );
+    const brokers = createAccountBrokers({
+      sessions: {
+        loadAll: () => Promise.resolve(),
+        refresh: () => Promise.resolve(),
+        get: () => session,
+        end: () => Promise.resolve(false),
+        block: () => Promise.resolve(false),
+      },
+      paper: { quote: () => undefined, scheduler: new VirtualTime(NOW).scheduler, tickSize: 0.05 },
+      now: () => NOW,
+      warn: vi.fn(),
+      ipRefused,
+    });
+    await expect(brokers.build('1', account('1', false)).placeOrder({} as never)).rejects.toBe(ip);
+    expect(ipRefused).toHaveBeenCalledWith('1', session.key);
   });
 });

@@ -9,6 +9,7 @@ import type { SchedulerLike } from 'rxjs';
 import {
   DISCONNECTED_BROKER,
   DisconnectedBroker,
+  isBrokerError,
   PAPER_SLIPPAGE,
   PaperBroker,
   type Broker,
@@ -41,6 +42,35 @@ export interface AccountBrokersOptions {
   warn: (accountId: string, message: string) => void;
   /** the broker refused the token of session `key` (it ended early, or the daily logout came) */
   sessionEnded?: (accountId: string, key: string) => void;
+  /** the broker refused this server's IP on an order of session `key` (SEBI's static-IP rule) */
+  ipRefused?: (accountId: string, key: string) => void;
+}
+
+/**
+ * The live adapter with every order write watched for "IP not allowed": brokers check the static IP only on
+ * place / modify / cancel, so that is where the refusal shows. Whatever the broker, the account is blocked at once
+ * (`refused`), and the refusal still reaches the router as the order's outcome.
+ */
+export function watchIpRefusals(broker: Broker, refused: () => void): Broker {
+  const watch = <T>(call: Promise<T>): Promise<T> =>
+    call.catch((err: unknown) => {
+      if (isBrokerError(err) && err.kind === 'ip_not_allowed') refused();
+      throw err;
+    });
+  const watched: Broker = {
+    capabilities: broker.capabilities,
+    orderUpdates$: broker.orderUpdates$,
+    placeOrder: (request) => watch(broker.placeOrder(request)),
+    modifyOrder: (id, amendment) => watch(broker.modifyOrder(id, amendment)),
+    cancelOrder: (id) => watch(broker.cancelOrder(id)),
+    getOrder: (ref) => broker.getOrder(ref),
+    getPositions: () => broker.getPositions(),
+  };
+  if (broker.prepare !== undefined) {
+    const prepare = broker.prepare.bind(broker);
+    return { ...watched, prepare: () => prepare() };
+  }
+  return watched;
 }
 
 export function createAccountBrokers(options: AccountBrokersOptions): AccountBrokers {
@@ -72,12 +102,13 @@ export function createAccountBrokers(options: AccountBrokersOptions): AccountBro
       });
     }
     names.set(accountId, live.module.type);
-    const { sessionEnded } = options;
-    return live.module.createBroker({
+    const { sessionEnded, ipRefused } = options;
+    const adapter = live.module.createBroker({
       credentials: live.credentials,
       session: live.session,
       ...(sessionEnded === undefined ? {} : { onSessionEnded: () => sessionEnded(accountId, live.key) }),
     });
+    return ipRefused === undefined ? adapter : watchIpRefusals(adapter, () => ipRefused(accountId, live.key));
   }
 
   return {

@@ -5,6 +5,7 @@
 // accounts; they never leave the process.
 import type { SecretBox } from '../crypto';
 import {
+  blockBrokerIp,
   findBrokerAccountByUser,
   expireBrokerSession,
   listConnectedBrokerAccounts,
@@ -42,6 +43,12 @@ export interface BrokerSessions {
    * user's current session (an older session's refusal changes nothing).
    */
   end(userId: number, key: string, now: number): Promise<boolean>;
+  /**
+   * The broker refused this server's IP on an order of session `key`: the account sends no order until the trader
+   * has whitelisted the IP and resumes (or logs in again); `message` (naming the IP) is stored for the card.
+   * Resolves true when it blocked the user's current session (once, however many orders were refused at once).
+   */
+  block(userId: number, key: string, message: string, now: number): Promise<boolean>;
 }
 
 export interface BrokerSessionsOptions {
@@ -96,6 +103,12 @@ export function createBrokerSessions(options: BrokerSessionsOptions): BrokerSess
       const entry = byUser.get(userId);
       if (entry === undefined || brokerSessionState(entry.row, now) !== 'connected') return undefined;
       return entry.live;
+    },
+    async block(userId, key, message, now) {
+      const entry = byUser.get(userId);
+      if (entry?.live.key !== key) return false;
+      byUser.delete(userId);
+      return blockBrokerIp(options.db.knex, userId, entry.row.connected_at, message, now);
     },
     async end(userId, key, now) {
       const entry = byUser.get(userId);

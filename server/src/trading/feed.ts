@@ -4,7 +4,8 @@
 //   first timestamp, so candles and signals fall where they fell that day. Recordings carry no option prices: the
 //   engine's replay feed quotes options with Black–Scholes from the index (ATM IV 14 %, skew, r 6.5 %; see
 //   engine/src/feeds/README.md), the same model the simulation uses.
-// - `kite` / `upstox`: the broker's live feed over the FEED_ACCOUNT's session (brokerFeed.ts), on the real clock.
+// - a registered broker's FEED name (`kite`, `upstox`, …): its live feed over the FEED_ACCOUNT's session
+//   (brokerFeed.ts), on the real clock.
 import { resolve } from 'node:path';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import {
@@ -14,11 +15,12 @@ import {
   type FeedSource,
 } from '@optionpilot/engine';
 import { readReplayFile } from '@optionpilot/engine/feeds/readReplayFile';
+import { brokerFeeds } from '../brokers/registry';
 import type { BrokerType } from '../brokers/types';
 import type { MarketContext } from './market';
 
-/** FEED values that are broker feeds, and the broker each streams from. */
-export const BROKER_FEEDS: Readonly<Record<string, BrokerType>> = { kite: 'zerodha', upstox: 'upstox' };
+/** FEED values that are broker feeds, and the broker each streams from (from the registered definitions). */
+export const BROKER_FEEDS: Readonly<Record<string, BrokerType>> = brokerFeeds();
 
 /** A feed that cannot be built from the configuration. */
 export class FeedConfigError extends Error {
@@ -45,7 +47,7 @@ export async function createConfiguredFeed(props: {
   resume?: { time: number; price: number };
   /** logs what a replay file's rows did not deliver (out-of-order rows dropped) */
   warn?: (message: string) => void;
-  /** builds a broker's live feed (FEED=kite | upstox); without it broker feeds are refused */
+  /** builds a broker's live feed (a registered broker's FEED name); without it broker feeds are refused */
   brokerFeed?: (broker: BrokerType) => Promise<FeedSource>;
 }): Promise<ConfiguredFeed> {
   const { feed, market } = props;
@@ -86,11 +88,11 @@ export async function createConfiguredFeed(props: {
     const scheduler = props.scheduler ?? createScaledScheduler({ speed: props.speed, startAt: first.time });
     return { source: createReplayFeed({ ticks, scheduler, quotes }), scheduler };
   }
-  const broker = BROKER_FEEDS[feed];
+  const broker = Object.hasOwn(BROKER_FEEDS, feed) ? BROKER_FEEDS[feed] : undefined;
   if (broker !== undefined && props.brokerFeed !== undefined) {
     return { source: await props.brokerFeed(broker), scheduler: props.scheduler ?? asyncScheduler };
   }
   throw new FeedConfigError(
-    `FEED=${feed}: not a feed this server can run; use sim, replay:<file>, kite or upstox`,
+    `FEED=${feed}: not a feed this server can run; use sim, replay:<file> or one of ${Object.keys(BROKER_FEEDS).join(', ')}`,
   );
 }

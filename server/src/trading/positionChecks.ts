@@ -3,8 +3,7 @@
 // difference is written to the audit log with what was done about it, and admins see it on their live log.
 import type { PositionCheckOutcome } from '@optionpilot/engine';
 import type { PositionCheckDto } from '../contract';
-import { BROKER_LABELS } from '../brokers/registry';
-import type { BrokerType } from '../contract';
+import { BROKER_LABELS, type BrokerType } from '../contract';
 import { appendLog, updateBrokerAccount, type Database } from '../db';
 import type { Logger } from '../logger';
 import { presentLog } from '../presenters/log';

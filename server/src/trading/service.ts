@@ -24,6 +24,8 @@ import {
   type Database,
 } from '../db';
 import { presentBrokerConnection } from '../presenters/broker';
+import { brokerErrorMessage } from '../brokers/types';
+import { announceAudit, recordAudit } from '../services/audit';
 import type { BrokerRegistry } from '../brokers/registry';
 import { createSecretBox, loadOrCreateKey } from '../crypto';
 import type { HealthRegistry } from '../health/registry';
@@ -220,6 +222,11 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
           log.error({ err, accountId }, 'marking an ended broker session failed'),
         );
       },
+      ipRefused: (accountId, key) => {
+        ipRefused(Number(accountId), key).catch((err: unknown) =>
+          log.error({ err, accountId }, 'blocking an account whose broker refused our IP failed'),
+        );
+      },
     });
     const store = createRuntimeStore({
       db,
@@ -341,6 +348,35 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
     // Open live positions stop sending to a broker that refuses the token: their exits wait for the reconnect.
     await live?.runtime.sessionChanged(String(userId));
     await live?.brokerFeed?.feed.refresh();
+    await pushBotStatus(userId);
+    await pushBrokerConnection(userId);
+  }
+
+  /**
+   * The broker refused this server's IP on an order: the account sends nothing more to the broker until the trader
+   * whitelists the IP and resumes (its next entries are paper; a live position's exits wait, its stop resting at
+   * the broker). The trader hears it at once — the card, a toast and `user:broker` — with the IP to whitelist, and
+   * admins see it in the live log.
+   */
+  async function ipRefused(userId: number, key: string): Promise<void> {
+    const message = brokerErrorMessage('ip_not_allowed', config.egressIp);
+    if (!(await sessions.block(userId, key, message, clock.now()))) return;
+    log.warn(
+      { userId, egressIp: config.egressIp ?? null },
+      'the broker refused this server’s IP on an order: the account sends no orders until the trader whitelists it',
+    );
+    const entry = await recordAudit({
+      db: knex,
+      deps: { clock },
+      entry: {
+        type: 'system',
+        description: `Broker refused the server's IP (${config.egressIp ?? 'EGRESS_IP not set'}): orders stopped until the user whitelists it`,
+        userId,
+        data: { egressIp: config.egressIp ?? null },
+      },
+    });
+    announceAudit({ deps: { realtime: publisher }, rows: [entry] });
+    await live?.runtime.sessionChanged(String(userId));
     await pushBotStatus(userId);
     await pushBrokerConnection(userId);
   }

@@ -47,12 +47,15 @@ const env = {
 };
 // Test modes: reset links come back in the API response, payments are signed by the server's test secret, and the
 // database is SQLite inside DATA_DIR. A developer's shell settings must not leak into the run.
+// Every broker's endpoints (`<BROKER>_API_ROOT`, `_LOGIN_URL`, `_WS_ROOT`, `_ORDERS_ROOT`, `_MASTER_ROOT`).
+const BROKER_ENDPOINT = /^[A-Z]+_(API_ROOT|LOGIN_URL|WS_ROOT|ORDERS_ROOT|MASTER_ROOT)$/;
+for (const name of Object.keys(env)) {
+  if (BROKER_ENDPOINT.test(name) && !name.startsWith('RAZORPAY_')) delete env[name];
+}
 for (const name of [
   'DATABASE_URL',
   'FEED_ACCOUNT',
-  'KITE_API_ROOT',
-  'KITE_LOGIN_URL',
-  'KITE_WS_ROOT',
+  'EGRESS_IP',
   'PUBLIC_URL',
   'SMTP_URL',
   'RAZORPAY_KEY_ID',
@@ -65,10 +68,11 @@ for (const name of [
 ]) {
   delete env[name];
 }
-// A spec that means to run against a fake says so explicitly: `E2E_RAZORPAY_*`, `E2E_KITE_*`, `E2E_FEED` and
-// `E2E_FEED_ACCOUNT` become the settings without the prefix (only names the spec set, never the shell's own ones
-// cleared above).
-const SPEC_SETTING = /^E2E_(RAZORPAY_\w+|KITE_\w+|FEED|FEED_ACCOUNT)$/;
+// A spec that means to run against a fake says so explicitly: `E2E_RAZORPAY_*`, a broker's `E2E_<BROKER>_*_ROOT` /
+// `_LOGIN_URL`, `E2E_FEED`, `E2E_FEED_ACCOUNT` and `E2E_EGRESS_IP` become the settings without the prefix (only
+// names the spec set, never the shell's own ones cleared above).
+const SPEC_SETTING =
+  /^E2E_(RAZORPAY_\w+|[A-Z]+_(API_ROOT|LOGIN_URL|WS_ROOT|ORDERS_ROOT|MASTER_ROOT)|FEED|FEED_ACCOUNT|EGRESS_IP)$/;
 for (const [name, value] of Object.entries(process.env)) {
   if (SPEC_SETTING.test(name) && value) env[name.slice('E2E_'.length)] = value;
 }

@@ -202,6 +202,12 @@ export class KiteFake {
       return sendJson(res, 200, { status: 'success', data: found.history });
     }
     if (req.method === 'GET' && url.pathname === '/portfolio/positions') return this.positions(userId, res);
+    if (req.method === 'GET' && url.pathname === '/user/profile') {
+      return sendJson(res, 200, {
+        status: 'success',
+        data: { user_id: userId, user_name: app.userName, user_type: 'individual', broker: 'ZERODHA' },
+      });
+    }
     sendError(res, { status: 404, errorType: 'GeneralException', message: 'Route not found' });
   }
 

@@ -255,6 +255,11 @@ export async function handle(ctx: Ctx, host: 'api' | 'orders'): Promise<void> {
       return history(ctx, userId);
     case 'GET /v2/order/retrieve-all':
       return send(res, 200, { status: 'success', data: state.book.ofUser(userId).map((o) => o.current) });
+    case 'GET /v2/user/profile':
+      return send(res, 200, {
+        status: 'success',
+        data: { user_id: userId, user_name: state.userName, broker: 'UPSTOX', is_active: true },
+      });
     case 'GET /v2/portfolio/short-term-positions':
       return send(res, 200, { status: 'success', data: state.book.positions(userId) });
     case 'GET /v2/feed/portfolio-stream-feed/authorize':

@@ -60,7 +60,13 @@ export interface FakeUpstox {
   /** order API calls refused with 429 by the fake's own rate limit */
   readonly rateLimited: number;
   /** the fake's hosts as a broker module's endpoints */
-  readonly endpoints: { apiRoot: string; loginUrl: string; wsRoot: string; ordersRoot: string };
+  readonly endpoints: {
+    apiRoot: string;
+    loginUrl: string;
+    wsRoot: string;
+    ordersRoot: string;
+    masterRoot: string;
+  };
   /** a valid access token for the user, without the login dance */
   issueToken(): string;
   /** a logged-in session (a fresh token) valid for an hour, without the login dance */
@@ -134,6 +140,8 @@ export async function startFakeUpstox(options: FakeUpstoxOptions = {}): Promise<
       loginUrl: `${url}/v2/login/authorization/dialog`,
       wsRoot: url,
       ordersRoot: ordersUrl,
+      // The fake serves the instrument master on its API host.
+      masterRoot: url,
     },
     issueToken: () => state.issueToken(),
     session: () => ({

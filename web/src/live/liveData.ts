@@ -8,6 +8,7 @@ import type {
   TradeDto,
   UserStatsDto,
 } from '@optionpilot/server/contract';
+import { toastError } from '../lib/toast';
 import { openLiveChannel } from './liveChannel';
 import { useLiveStore } from './stores';
 import { createLiveSocket, endRevokedSession, readStoredToken, type LiveSocketLike } from './socket';
@@ -95,7 +96,13 @@ export function createLiveData(deps: LiveDataDeps): LiveDataController {
   socket.on('bot:status', (status) => store().applyBotStatus(status));
   socket.on('user:subscription', (subscription) => store().setSubscription(subscription));
   socket.on('user:payment-request', (request) => store().applyPaymentRequest(request));
-  socket.on('user:broker', () => store().noteBrokerChange());
+  socket.on('user:broker', (connection) => {
+    store().noteBrokerChange();
+    // The broker refused this server's IP on an order: the trader learns it at once, whatever page is open.
+    if (connection.session === 'ip_blocked' && connection.lastError) {
+      toastError('IP not allowed', connection.lastError, { autoClose: false });
+    }
+  });
 
   const channel = openLiveChannel({
     get: deps.get,

@@ -41,20 +41,19 @@ describe('upstoxModule', () => {
   it('is offered as Upstox and reads the state Upstox echoes back', () => {
     const module = moduleAt(UPSTOX_DEFAULT_ENDPOINTS);
     expect(module).toMatchObject({ type: 'upstox', label: 'Upstox' });
-    expect(module.stateOf({ code: 'c', state: 's' })).toBe('s');
-    expect(module.stateOf({ code: 'c' })).toBeUndefined();
+    expect(module.redirectLogin!.stateOf({ code: 'c', state: 's' })).toBe('s');
+    expect(module.redirectLogin!.stateOf({ code: 'c' })).toBeUndefined();
   });
 
   it('sends production order writes to api-hft and downloads the master from the assets host', async () => {
-    const { apiRoot, loginUrl, wsRoot } = UPSTOX_DEFAULT_ENDPOINTS;
-    const module = moduleAt({ apiRoot, loginUrl, wsRoot });
+    const module = moduleAt(UPSTOX_DEFAULT_ENDPOINTS);
     const broker = module.createBroker({ credentials, session });
     await broker.cancelOrder('1').catch(() => undefined);
     expect(urls).toContain('https://assets.upstox.com/market-quote/instruments/exchange/complete.json.gz');
     expect(urls).toContain('https://api-hft.upstox.com/v3/order/cancel?order_id=1');
   });
 
-  it('keeps everything on a non-production API root (a fake) unless told otherwise', async () => {
+  it('keeps everything on the API root when no orders or master root is given (a fake)', async () => {
     const root = 'http://127.0.0.1:9';
     const module = moduleAt({ apiRoot: root, loginUrl: `${root}/dialog`, wsRoot: root });
     const broker = module.createBroker({ credentials, session });

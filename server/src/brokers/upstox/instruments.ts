@@ -8,9 +8,8 @@ import type { BrokerInstrument } from '../types';
 import { upstoxFailure } from './http';
 import { jsonArrayObjects } from './jsonObjects';
 
-/** Where Upstox publishes the master (no auth). */
-export const UPSTOX_INSTRUMENTS_URL =
-  'https://assets.upstox.com/market-quote/instruments/exchange/complete.json.gz';
+/** Where Upstox publishes the master (no auth), under its assets host (UPSTOX_MASTER_ROOT). */
+export const UPSTOX_INSTRUMENTS_PATH = '/market-quote/instruments/exchange/complete.json.gz';
 
 /** The NIFTY 50 index's instrument key (feed subscriptions and the options' `underlying_key`). */
 export const NIFTY_INDEX_KEY = 'NSE_INDEX|Nifty 50';

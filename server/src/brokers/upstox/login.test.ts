@@ -39,7 +39,7 @@ describe('upstox login', () => {
 
   it('builds the OAuth2 dialog URL with the client id, redirect and state', () => {
     const url = new URL(
-      module.loginUrl({ credentials: credentials(), state: 'st-123', redirectUri: REDIRECT }),
+      module.redirectLogin!.url({ credentials: credentials(), state: 'st-123', redirectUri: REDIRECT }),
     );
     expect(`${url.origin}${url.pathname}`).toBe(fake.loginUrl);
     expect(Object.fromEntries(url.searchParams)).toEqual({
@@ -52,10 +52,14 @@ describe('upstox login', () => {
 
   it('exchanges the callback code for a session that ends at the next 03:30 IST', async () => {
     const query = await authorize(
-      module.loginUrl({ credentials: credentials(), state: 'st-1', redirectUri: REDIRECT }),
+      module.redirectLogin!.url({ credentials: credentials(), state: 'st-1', redirectUri: REDIRECT }),
     );
-    expect(module.stateOf(query)).toBe('st-1');
-    const session = await module.completeLogin({ credentials: credentials(), query, redirectUri: REDIRECT });
+    expect(module.redirectLogin!.stateOf(query)).toBe('st-1');
+    const session = await module.redirectLogin!.complete({
+      credentials: credentials(),
+      query,
+      redirectUri: REDIRECT,
+    });
     expect(session).toMatchObject({ accountId: fake.userId, accountName: fake.userName });
     expect(session.accessToken).toMatch(/^fake-upstox-/);
     expect(session.expiresAt).toBe(Date.parse('2026-11-25T03:30:00+05:30'));
@@ -71,27 +75,35 @@ describe('upstox login', () => {
 
   it('refuses a code used twice, a wrong secret and a callback without a code', async () => {
     const query = await authorize(
-      module.loginUrl({ credentials: credentials(), state: 's', redirectUri: REDIRECT }),
+      module.redirectLogin!.url({ credentials: credentials(), state: 's', redirectUri: REDIRECT }),
     );
-    await module.completeLogin({ credentials: credentials(), query, redirectUri: REDIRECT });
-    const again = module.completeLogin({ credentials: credentials(), query, redirectUri: REDIRECT });
+    await module.redirectLogin!.complete({ credentials: credentials(), query, redirectUri: REDIRECT });
+    const again = module.redirectLogin!.complete({
+      credentials: credentials(),
+      query,
+      redirectUri: REDIRECT,
+    });
     await expect(again).rejects.toMatchObject({ kind: 'rejected', code: 'UDAPI100016' });
 
     const second = await authorize(
-      module.loginUrl({ credentials: credentials(), state: 's', redirectUri: REDIRECT }),
+      module.redirectLogin!.url({ credentials: credentials(), state: 's', redirectUri: REDIRECT }),
     );
     const wrong = { apiKey: fake.apiKey, apiSecret: 'not-the-secret' };
     await expect(
-      module.completeLogin({ credentials: wrong, query: second, redirectUri: REDIRECT }),
+      module.redirectLogin!.complete({ credentials: wrong, query: second, redirectUri: REDIRECT }),
     ).rejects.toBeInstanceOf(BrokerError);
     // The code was spent by the failed exchange: single-use even then.
     await expect(
-      module.completeLogin({ credentials: credentials(), query: second, redirectUri: REDIRECT }),
+      module.redirectLogin!.complete({ credentials: credentials(), query: second, redirectUri: REDIRECT }),
     ).rejects.toMatchObject({
       code: 'UDAPI100016',
     });
     await expect(
-      module.completeLogin({ credentials: credentials(), query: { state: 's' }, redirectUri: REDIRECT }),
+      module.redirectLogin!.complete({
+        credentials: credentials(),
+        query: { state: 's' },
+        redirectUri: REDIRECT,
+      }),
     ).rejects.toMatchObject({
       kind: 'rejected',
       code: 'NO_CODE',

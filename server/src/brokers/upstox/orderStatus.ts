@@ -1,8 +1,11 @@
 // Upstox order rows (order details, history, order book and portfolio-stream updates share these fields) and
 // their lowercase statuses, mapped once here into the engine's `BrokerOrderSnapshot`.
-import { fromAlphanumericId, IST_OFFSET_MS, isClientOrderId } from '@optionpilot/engine';
+import { IST_OFFSET_MS } from '@optionpilot/engine';
 import type { BrokerOrderSnapshot, BrokerOrderStatus } from '@optionpilot/engine';
 import { z } from 'zod';
+import { algoOrderTag, clientOrderIdOfTag } from '../orderTag';
+
+export { clientOrderIdOfTag } from '../orderTag';
 
 /** The fields of an Upstox order row the adapter reads. */
 export const upstoxOrderRowSchema = z.object({
@@ -45,23 +48,9 @@ export function toBrokerStatus(status: string, filledQty: number): BrokerOrderSt
 /** The tag sent with an order: the algo tag and the client order id, within Upstox's 40 characters. */
 export const UPSTOX_TAG_MAX_LENGTH = 40;
 
-/**
- * `<algoTag>-<client id without dashes>`: Upstox documents no character set for tags, so only letters, digits
- * and one dash are used. The algo tag is cut short rather than the id, which the adapter must read back.
- */
+/** Upstox's tag: `<algo tag>-<client id without dashes>` in 40 characters (the algo tag is cut, never the id). */
 export function upstoxTag(algoTag: string, clientOrderId: string): string {
-  const id = clientOrderId.replaceAll('-', '');
-  const room = UPSTOX_TAG_MAX_LENGTH - id.length - 1;
-  const prefix = algoTag.replace(/[^A-Za-z0-9]/g, '').slice(0, Math.max(0, room));
-  return prefix === '' ? id : `${prefix}-${id}`;
-}
-
-/** The client order id carried by a tag `upstoxTag` made, or undefined for other orders. */
-export function clientOrderIdOfTag(tag: string | null | undefined): string | undefined {
-  if (tag === null || tag === undefined) return undefined;
-  const last = tag.slice(tag.lastIndexOf('-') + 1);
-  const id = fromAlphanumericId(last);
-  return id !== undefined && isClientOrderId(id) ? id : undefined;
+  return algoOrderTag(algoTag, clientOrderId, UPSTOX_TAG_MAX_LENGTH, '-');
 }
 
 const TIMESTAMP_RE = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})$/;

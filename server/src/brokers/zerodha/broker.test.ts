@@ -59,7 +59,7 @@ describe('KiteBroker', () => {
     expect(fake.requestCount('/instruments/NFO')).toBe(1);
   });
 
-  it('sends a raw MARKET order with market_protection -1 and the client id as an alphanumeric tag', async () => {
+  it('sends a raw MARKET order with market_protection -1, and ALGO_TAG before the client id in the 20-character tag', async () => {
     const { brokerOrderId } = await broker.placeOrder(request);
     const [order] = fake.book.all();
     expect(order).toMatchObject({
@@ -67,7 +67,8 @@ describe('KiteBroker', () => {
       tradingsymbol: 'NIFTY26D0124000CE',
       order_type: 'MARKET',
       market_protection: -1,
-      tag: 'OPmhx0z2k1001abc',
+      // The first 4 characters of ALGO_TAG, then the client order id's 16: Kite's alphanumeric 20.
+      tag: 'OPALOPmhx0z2k1001abc',
       product: 'MIS',
     });
   });

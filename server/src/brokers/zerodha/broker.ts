@@ -4,7 +4,6 @@
 import { Observable, share, Subject } from 'rxjs';
 import {
   BrokerError,
-  toAlphanumericId,
   type Broker,
   type BrokerAmendment,
   type BrokerCapabilities,
@@ -13,6 +12,7 @@ import {
   type OrderRef,
   type OrderRequest,
 } from '@optionpilot/engine';
+import { algoOrderTag, clientOrderIdOfTag } from '../orderTag';
 import type { KiteHttp } from './http';
 import type { KiteInstrumentBook } from './instruments';
 import type { PostbackReceiver } from './postbacks';
@@ -48,6 +48,8 @@ export interface KiteBrokerOptions {
   /** registers this adapter for its user's postbacks; returns the unregister function */
   readonly registerPostbacks?: (receiver: PostbackReceiver) => () => void;
   readonly apiSecret: string;
+  /** the operator's SEBI algo tag (ALGO_TAG): as much of it as fits goes before the client order id in Kite's tag */
+  readonly algoTag?: string;
   /** how often the order book is polled while orders are open; 0 turns polling off */
   readonly pollIntervalMs?: number;
 }
@@ -105,10 +107,10 @@ export class KiteBroker implements Broker {
         // Kite refuses MARKET / SL-M from APIs without protection; -1 lets Kite pick the exchange's band. The
         // router already sends protected limits, so this covers direct callers.
         market_protection: request.type === 'MARKET' || request.type === 'SL-M' ? -1 : undefined,
-        // Kite keeps one tag per order: it carries our client order id (its alphanumeric form) so a lost order
-        // is found again. The SEBI algo id is not a Kite order field: Zerodha stamps it on orders of the
-        // registered app; request.tag stays in our own order record.
-        tag: toAlphanumericId(request.clientOrderId),
+        // Kite keeps one alphanumeric tag of 20 characters per order: the client order id (16, so a lost order
+        // is found again) after the first 4 characters of ALGO_TAG. The exchange's algo id itself is not a Kite
+        // order field: Zerodha stamps it on every order of the registered app.
+        tag: algoOrderTag(this.options.algoTag ?? '', request.clientOrderId, KITE_CAPABILITIES.tagMaxLength),
       },
     });
     this.known.set(data.order_id, 'ACCEPTED:0');
@@ -136,10 +138,9 @@ export class KiteBroker implements Broker {
 
   async getOrder(ref: OrderRef): Promise<BrokerOrderSnapshot | undefined> {
     if ('clientOrderId' in ref) {
-      // An id lost to a timeout: find the order by the tag it was sent with.
-      const tag = toAlphanumericId(ref.clientOrderId);
+      // An id lost to a timeout: find the order by the client order id its tag carries.
       const orders = await this.orderBook();
-      const found = orders.find((o) => o.tag === tag);
+      const found = orders.find((o) => clientOrderIdOfTag(o.tag) === ref.clientOrderId);
       return found && this.follow(toSnapshot(found, this.options.now()));
     }
     let history: z.infer<typeof kiteOrdersSchema>;

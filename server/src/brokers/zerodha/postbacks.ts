@@ -2,6 +2,7 @@
 // UPDATE, signed with checksum = hex(sha256(order_id + order_timestamp + api_secret)). The hub routes a verified
 // postback to the live adapter of that Kite user; anything unsigned, mis-signed or for nobody is refused.
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { BrokerPostback } from '../types';
 import type { KitePostback } from './wire';
 import { kitePostbackSchema } from './wire';
 
@@ -52,4 +53,18 @@ export class KitePostbackHub {
     receiver.deliver(parsed.data);
     return 'delivered';
   }
+}
+
+/** The hub as the module's postback endpoint (`POST /api/broker/zerodha/postback`). */
+export function kitePostbackEndpoint(hub: KitePostbackHub): BrokerPostback {
+  return {
+    schema: kitePostbackSchema,
+    receive(body) {
+      const outcome = hub.receive(body);
+      if (outcome === 'delivered') return 'accepted';
+      if (outcome === 'unknown_user') return 'unknown_account';
+      // An `invalid` body never gets here: the route parses it with `schema` first.
+      return 'bad_signature';
+    },
+  };
 }

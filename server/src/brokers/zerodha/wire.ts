@@ -1,12 +1,8 @@
 // Kite Connect v3 wire shapes (only the fields the adapter reads; Kite sends more) and their translation into
 // the engine's order types, done once here at the edge.
 import { z } from 'zod';
-import {
-  fromAlphanumericId,
-  istDateTime,
-  type BrokerOrderSnapshot,
-  type BrokerOrderStatus,
-} from '@optionpilot/engine';
+import { clientOrderIdOfTag } from '../orderTag';
+import { istDateTime, type BrokerOrderSnapshot, type BrokerOrderStatus } from '@optionpilot/engine';
 
 export const kiteOrderIdSchema = z.object({ order_id: z.string() });
 
@@ -94,7 +90,7 @@ export function kiteTime(stamp: string | null | undefined): number | undefined {
 
 /** One Kite order as the engine's snapshot; the client order id comes back from the tag. */
 export function toSnapshot(order: KiteOrder, fallbackTime: number): BrokerOrderSnapshot {
-  const clientOrderId = order.tag ? fromAlphanumericId(order.tag) : undefined;
+  const clientOrderId = clientOrderIdOfTag(order.tag);
   const snapshot: { -readonly [K in keyof BrokerOrderSnapshot]: BrokerOrderSnapshot[K] } = {
     brokerOrderId: order.order_id,
     status: kiteStatus(order.status, order.filled_quantity),

@@ -37,13 +37,24 @@ export const userIdBodySchema = z.object({
     .int('userId must be a whole number')
     .positive('userId must be positive'),
 });
-/** `POST /api/admin/test-fyers` may omit userId: then it tests the first Fyers account. */
-export const testFyersSchema = z.object({ userId: userIdBodySchema.shape.userId.optional() });
+/**
+ * `POST /api/admin/brokers/:type/test` and `POST /api/admin/test-fyers` may name a user: then that user's account of
+ * the broker is tested, else the most recently connected one.
+ */
+export const testBrokerConnectionSchema = z.object({ userId: userIdBodySchema.shape.userId.optional() });
 
-/** `POST /api/admin/test-broker { userId }` and `POST /api/admin/test-fyers` */
+/** `:type` of `POST /api/admin/brokers/:type/test`. */
+export const brokerTypeParamSchema = z.enum(BROKER_TYPES, {
+  error: `type must be one of ${BROKER_TYPES.join(', ')}`,
+});
+
+/** `POST /api/admin/test-broker { userId }`, `POST /api/admin/brokers/:type/test` and `POST /api/admin/test-fyers` */
 export interface TestBrokerResponse extends SuccessResponse {
-  /** what was checked: `paper`, `not_available` (no module for that broker), `credentials`, `session`, `profile` */
-  check: 'paper' | 'not_available' | 'credentials' | 'session' | 'profile';
+  /**
+   * what was checked: `paper`, `not_available` (no module for that broker), `credentials`, `api` (the broker's API
+   * root answered, or not), `session`, `profile` (the account's profile over its session)
+   */
+  check: 'paper' | 'not_available' | 'credentials' | 'api' | 'session' | 'profile';
   brokerType: BrokerType | 'paper';
   profile?: { name: string };
 }

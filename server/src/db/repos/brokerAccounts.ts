@@ -34,6 +34,7 @@ export async function saveBrokerCredentials(
     last_error: null,
     connected_at: null,
     position_check: null,
+    ip_blocked_at: null,
     updated_at: now,
   };
   const [row] = await db('broker_accounts')
@@ -83,6 +84,34 @@ export async function expireBrokerSession(
   return changed > 0;
 }
 
+/**
+ * The broker refused this server's IP on an order of the session that connected at `connectedAt`: its orders stop
+ * until the trader has whitelisted the address (`clearBrokerIpBlock`) or logs in again. Returns whether it changed
+ * a row (false when already blocked, or a newer login replaced the session).
+ */
+export async function blockBrokerIp(
+  db: Db,
+  userId: number,
+  connectedAt: number | null,
+  message: string,
+  now = Date.now(),
+): Promise<boolean> {
+  const changed = await db('broker_accounts')
+    .where({ user_id: userId, status: 'connected', connected_at: connectedAt })
+    .whereNull('ip_blocked_at')
+    .update({ ip_blocked_at: now, last_error: message, updated_at: now });
+  return changed > 0;
+}
+
+/** The trader says the IP is whitelisted now: orders may go again. Returns whether the account was blocked. */
+export async function clearBrokerIpBlock(db: Db, userId: number, now = Date.now()): Promise<boolean> {
+  const changed = await db('broker_accounts')
+    .where({ user_id: userId })
+    .whereNotNull('ip_blocked_at')
+    .update({ ip_blocked_at: null, last_error: null, updated_at: now });
+  return changed > 0;
+}
+
 /** Forgets the broker session (admin force-disconnect, or the user disconnecting); credentials stay. */
 export async function disconnectBrokerAccount(
   db: Db,
@@ -96,6 +125,7 @@ export async function disconnectBrokerAccount(
     token_expires_at: null,
     status: 'disconnected',
     last_error: reason,
+    ip_blocked_at: null,
     updated_at: now,
   });
   return changed > 0;

@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { testDialects } from '../../db/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Broker } from '@optionpilot/engine';
@@ -92,8 +94,32 @@ describe.each(testDialects())('admin brokers (%s)', (dialect) => {
     // The server's registry ships the Zerodha module: it asked Kite (unreachable here) and says so in fixed words.
     expect(k.json).toMatchObject({ success: false, check: 'profile', brokerType: 'zerodha' });
     expect(k.json.message).not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);
-    const f = await t.request('POST', '/api/admin/test-fyers', { token: admin.token, body: {} });
-    expect(f.json).toMatchObject({ check: 'not_available', brokerType: 'fyers' });
+  });
+
+  it('brokers/:type/test: says in words when the broker API cannot be reached; 400/404 for a bad or absent broker', async () => {
+    const k = await t.request('POST', '/api/admin/brokers/zerodha/test', { token: admin.token, body: {} });
+    expect(k.status).toBe(200);
+    expect(k.json).toMatchObject({ success: false, check: 'api', brokerType: 'zerodha' });
+    expect(String(k.json.message)).toMatch(
+      /^Could not connect to Zerodha API: http:\/\/127\.0\.0\.1:9: connection failed/,
+    );
+    const bad = await t.request('POST', '/api/admin/brokers/nokia/test', { token: admin.token, body: {} });
+    expect(bad.status).toBe(400);
+    expect(bad.json.field).toBe('type');
+    const absent = await t.request('POST', '/api/admin/brokers/groww/test', { token: admin.token, body: {} });
+    expect(absent.status).toBe(404);
+    expect(
+      (
+        await t.request('POST', '/api/admin/brokers/zerodha/test', {
+          token: admin.token,
+          body: { userId: 0 },
+        })
+      ).json.field,
+    ).toBe('userId');
+    expect(
+      (await t.request('POST', '/api/admin/brokers/zerodha/test', { token: kite.token, body: {} })).status,
+    ).toBe(403);
+    expect((await t.request('POST', '/api/admin/brokers/zerodha/test', { body: {} })).status).toBe(401);
   });
 
   it('test-broker with a module: asks the broker over the live session, or names the missing session', async () => {
@@ -144,5 +170,81 @@ describe.each(testDialects())('admin brokers (%s)', (dialect) => {
         .knex('logs')
         .where('description', 'like', 'Broker zerodha of%force-disconnected'),
     ).toHaveLength(1);
+  });
+});
+
+describe('admin broker connection test against a broker that answers', () => {
+  let t: TestServer;
+  let api: Server;
+  let admin: Caller;
+  const seen: string[] = [];
+  beforeAll(async () => {
+    // A stand-in for Kite's API root: any path answers, and the profile answers for the one token it knows.
+    api = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url} ${req.headers.authorization ?? ''}`);
+      const ok =
+        req.url === '/user/profile' && req.headers.authorization === 'token apikey123456:access-token-abc';
+      res.writeHead(ok ? 200 : 404, { 'content-type': 'application/json' });
+      res.end(
+        ok
+          ? JSON.stringify({ status: 'success', data: { user_id: 'AB1234', user_name: 'Asha Rao' } })
+          : JSON.stringify({ status: 'error', error_type: 'GeneralException', message: 'Route not found' }),
+      );
+    });
+    await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+    const root = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+    t = await startTestServer({ env: { KITE_API_ROOT: root } });
+    t.clock.set(NOW);
+    admin = await signInFirstAdmin(t);
+  });
+  afterAll(async () => {
+    await t.close();
+    await new Promise<void>((resolve) => api.close(() => resolve()));
+  });
+
+  it('reaches the API root, then reads the profile of the most recently connected account', async () => {
+    const none = await t.request('POST', '/api/admin/brokers/zerodha/test', { token: admin.token, body: {} });
+    expect(none.json).toMatchObject({ success: true, check: 'api', brokerType: 'zerodha' });
+    expect(String(none.json.message)).toMatch(/Zerodha API reachable .*No connected Zerodha account/);
+
+    const trader = await registerTrader(t, 'p1');
+    const box = createSecretBox(loadOrCreateKey(t.config.dataDir, t.config.encryptionKey));
+    const db = t.server.deps.db.knex;
+    await saveBrokerCredentials(
+      db,
+      trader.id,
+      {
+        broker_type: 'zerodha',
+        api_key_enc: box.seal('apikey123456'),
+        api_secret_enc: box.seal('secret-xyz'),
+        api_key_last4: '3456',
+      },
+      NOW,
+    );
+    await updateBrokerAccount(db, trader.id, {
+      status: 'connected',
+      access_token_enc: box.seal('access-token-abc'),
+      token_expires_at: NOW + 3_600_000,
+      connected_at: NOW,
+      broker_user_id: 'AB1234',
+    });
+    const live = await t.request('POST', '/api/admin/brokers/zerodha/test', { token: admin.token, body: {} });
+    expect(live.json).toMatchObject({
+      success: true,
+      check: 'profile',
+      brokerType: 'zerodha',
+      profile: { name: 'Asha Rao' },
+    });
+    expect(live.text).not.toContain('access-token-abc');
+    expect(seen.some((line) => line.startsWith('GET /user/profile token apikey123456:'))).toBe(true);
+
+    // A session the broker refuses is a failed profile, in fixed words.
+    await updateBrokerAccount(db, trader.id, { access_token_enc: box.seal('revoked') });
+    const refused = await t.request('POST', '/api/admin/brokers/zerodha/test', {
+      token: admin.token,
+      body: { userId: trader.id },
+    });
+    expect(refused.json).toMatchObject({ success: false, check: 'profile' });
+    expect(refused.text).not.toContain('Route not found');
   });
 });

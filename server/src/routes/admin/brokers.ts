@@ -1,13 +1,20 @@
-// The Brokers page: status, accounts, force-disconnect and the connection test (test-fyers kept as the spec names it).
+// The Brokers page: status, accounts, force-disconnect, a user's broker test, and each registered broker's
+// connection test (test-fyers kept as the spec names it: the same test for Fyers).
 import type { SuccessResponse, TestBrokerResponse } from '../../contract';
-import { brokersQuerySchema, testFyersSchema, userIdBodySchema } from '../../contract';
+import {
+  brokersQuerySchema,
+  brokerTypeParamSchema,
+  testBrokerConnectionSchema,
+  userIdBodySchema,
+} from '../../contract';
+import { validationError } from '../../errors';
 import { withBody } from '../../middleware/validate';
 import {
   brokerStatus,
   forceDisconnect,
-  fyersUserId,
   listBrokerAccountsPage,
   testBroker,
+  testBrokerConnection,
 } from '../../services/admin/brokers';
 import { adminIdOf, queryOf, type AdminEnv, type AdminRouter } from './shared';
 
@@ -40,10 +47,31 @@ export function registerBrokerRoutes(router: AdminRouter, env: AdminEnv): void {
   );
 
   router.post(
+    '/brokers/:type/test',
+    withBody(testBrokerConnectionSchema, async (ctx, input) => {
+      const type = brokerTypeParamSchema.safeParse(ctx.params.type);
+      if (!type.success) throw validationError(type.error, 'type');
+      const body: TestBrokerResponse = await testBrokerConnection({
+        deps,
+        box,
+        lookup: brokers,
+        type: type.data,
+        ...(input.userId === undefined ? {} : { userId: input.userId }),
+      });
+      ctx.body = body;
+    }),
+  );
+
+  router.post(
     '/test-fyers',
-    withBody(testFyersSchema, async (ctx, input) => {
-      const userId = await fyersUserId(deps, input.userId);
-      const body: TestBrokerResponse = await testBroker({ deps, box, lookup: brokers, userId });
+    withBody(testBrokerConnectionSchema, async (ctx, input) => {
+      const body: TestBrokerResponse = await testBrokerConnection({
+        deps,
+        box,
+        lookup: brokers,
+        type: 'fyers',
+        ...(input.userId === undefined ? {} : { userId: input.userId }),
+      });
       ctx.body = body;
     }),
   );

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KitePostbackHub, postbackChecksum } from '../../brokers/zerodha/postbacks';
+import { KitePostbackHub, kitePostbackEndpoint, postbackChecksum } from '../../brokers/zerodha/postbacks';
 import { signedPostback, TEST_KITE_APP } from '../../../../test/fakes/kite/fixtures';
 import type { KitePostback } from '../../brokers/zerodha/wire';
 import { testDialects } from '../../db/testing';
@@ -28,7 +28,8 @@ describe('POST /api/broker/zerodha/postback (router with a live adapter register
     app.silent = true;
     app.use(errorRenderer(createLogger({ level: 'silent' })));
     app.use(bodyParser({ enableTypes: ['json'] }));
-    const api = brokerPostbacksRouter(hub);
+    const zerodha = { label: 'Zerodha', postback: kitePostbackEndpoint(hub) };
+    const api = brokerPostbacksRouter((type) => (type === 'zerodha' ? zerodha : undefined));
     app.use(api.routes());
     server = app.listen(0, '127.0.0.1');
     await new Promise<void>((resolve) => server.once('listening', resolve));
@@ -55,6 +56,17 @@ describe('POST /api/broker/zerodha/postback (router with a live adapter register
     expect(delivered.slice(before).map((p) => [p.order_id, p.status, p.filled_quantity])).toEqual([
       ['251124000000001', 'COMPLETE', 65],
     ]);
+  });
+
+  it('answers 404 for a broker that takes no postbacks, delivering nothing', async () => {
+    const before = delivered.length;
+    const res = await fetch(url.replace('/zerodha/', '/upstox/'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(postback()),
+    });
+    expect(res.status).toBe(404);
+    expect(delivered.length).toBe(before);
   });
 
   it('refuses an unsigned caller (wrong checksum) with 403 and delivers nothing', async () => {

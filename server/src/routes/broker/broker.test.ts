@@ -23,6 +23,7 @@ describe.each(testDialects())('broker connection API (%s)', (dialect) => {
   let t: TestServer;
   let app: BrokerTestApp;
   let fake: FakeBrokerModule;
+  let angel: FakeBrokerModule;
   let alice: { token: string; id: number };
   let bob: { token: string; id: number };
 
@@ -80,7 +81,7 @@ describe.each(testDialects())('broker connection API (%s)', (dialect) => {
     });
     t.clock.set(NOW);
     const registry = createBrokerRegistry({
-      endpoints: t.config.brokerEndpoints,
+      endpoints: { ...t.config.brokerEndpoints, angelone: t.config.brokerEndpoints.zerodha },
       algoTag: t.config.algoTag,
       now: () => t.clock.now(),
       factories: [
@@ -89,6 +90,13 @@ describe.each(testDialects())('broker connection API (%s)', (dialect) => {
           create: (c) => {
             fake = fakeBrokerModule(c, { label: 'Zerodha' });
             return fake;
+          },
+        },
+        {
+          type: 'angelone',
+          create: (c) => {
+            angel = fakeBrokerModule(c, { type: 'angelone', label: 'Angel One', form: true });
+            return angel;
           },
         },
       ],
@@ -106,6 +114,8 @@ describe.each(testDialects())('broker connection API (%s)', (dialect) => {
     it.each([
       ['POST', '/api/user/broker/connect'],
       ['POST', '/api/user/broker/callback'],
+      ['POST', '/api/user/broker/login'],
+      ['POST', '/api/user/broker/resume'],
       ['DELETE', '/api/user/broker/session'],
       ['GET', '/api/user/trading-mode'],
       ['PUT', '/api/user/trading-mode'],
@@ -121,7 +131,7 @@ describe.each(testDialects())('broker connection API (%s)', (dialect) => {
       const res = await call('GET', '/api/brokers');
       expect(res.status).toBe(200);
       const brokers = res.json.brokers as Array<{ type: string; available: boolean }>;
-      expect(brokers.filter((b) => b.available).map((b) => b.type)).toEqual(['zerodha']);
+      expect(brokers.filter((b) => b.available).map((b) => b.type)).toEqual(['zerodha', 'angelone']);
       expect(brokers.find((b) => b.type === 'groww')?.available).toBe(false);
       expect(res.json.egressIp).toBe(EGRESS_IP);
     });
@@ -350,6 +360,100 @@ describe.each(testDialects())('broker connection API (%s)', (dialect) => {
       const dave = await signUp('dave');
       const res = await call('DELETE', '/api/user/broker/session', { token: dave.token });
       expect(res.status).toBe(404);
+    });
+  });
+
+  describe('form login (client code, MPIN, TOTP)', () => {
+    const MPIN = '4817';
+    const TOTP = '605311';
+    let dev: { token: string; id: number };
+    const login = (token: string, fields: unknown) =>
+      call('POST', '/api/user/broker/login', { token, body: { fields } });
+    beforeAll(async () => {
+      dev = await signUp('dev');
+      await saveCredentials(dev.token, 'angelone');
+    });
+
+    it.each([
+      [{ clientCode: 'A1234', mpin: '12', totp: TOTP }, 'fields.mpin'],
+      [{ clientCode: 'A1234', mpin: MPIN }, 'fields.totp'],
+      [{ clientCode: 'a b', mpin: MPIN, totp: TOTP }, 'fields.clientCode'],
+      [{ clientCode: 'A1234', mpin: MPIN, totp: TOTP, password: 'x' }, 'fields.password'],
+      ['A1234', 'fields'],
+    ])('fields %j is a 400 naming %s, and nothing reaches the broker', async (fields, field) => {
+      const before = angel.logins.length;
+      const res = await login(dev.token, fields);
+      expect(res.status).toBe(400);
+      expect(res.json.field).toBe(field);
+      expect(angel.logins).toHaveLength(before);
+    });
+
+    it('a redirect-login broker refuses a form login; a form broker with a redirect login still has Connect', async () => {
+      const res = await login(alice.token, { clientCode: 'A1234', mpin: MPIN, totp: TOTP });
+      expect(res.status).toBe(400);
+      expect(res.json.field).toBe('brokerType');
+      const connect = await call('POST', '/api/user/broker/connect', { token: dev.token, body: {} });
+      expect(connect.status).toBe(200);
+    });
+
+    it('a refused login stores the fixed text only', async () => {
+      const res = await login(dev.token, { clientCode: 'A1234', mpin: MPIN, totp: '000000' });
+      expect(res.status).toBe(502);
+      expect(res.json.message).toBe(BROKER_ERROR_MESSAGES.rejected);
+      expect(res.text).not.toContain(FAKE_RAW_BROKER_TEXT);
+    });
+
+    it('logs in with the typed values, which are never stored or logged', async () => {
+      const res = await login(dev.token, { clientCode: 'A1234', mpin: MPIN, totp: TOTP });
+      expect(res.status).toBe(200);
+      expect(res.json.broker).toMatchObject({
+        brokerType: 'angelone',
+        session: 'connected',
+        accountName: 'Asha Rao',
+      });
+      expect(angel.logins.at(-1)?.values).toEqual({ clientCode: 'A1234', mpin: MPIN, totp: TOTP });
+      const row = await findBrokerAccountByUser(db(), dev.id);
+      expect(JSON.stringify(row)).not.toContain(MPIN);
+      expect(JSON.stringify(row)).not.toContain(TOTP);
+      // As values (a 4-digit MPIN could occur inside a port or a timestamp) and as field names.
+      const logs = t.logs.join('\n');
+      for (const secret of [`"${MPIN}"`, `"${TOTP}"`, '"mpin"', '"totp"']) expect(logs).not.toContain(secret);
+    });
+  });
+
+  describe('IP not allowed', () => {
+    it('resume is a 409 while orders are not blocked, and clears a block (audited, the engine told)', async () => {
+      const erin = await signUp('erin');
+      await saveCredentials(erin.token);
+      const { state } = await connect(erin.token);
+      expect((await callback(erin.token, { state, code: 'good' })).status).toBe(200);
+      const notBlocked = await call('POST', '/api/user/broker/resume', { token: erin.token, body: {} });
+      expect(notBlocked.status).toBe(409);
+      expect(
+        (await call('POST', '/api/user/broker/resume', { token: erin.token, body: { x: 1 } })).status,
+      ).toBe(400);
+
+      const row = await findBrokerAccountByUser(db(), erin.id);
+      await db()('broker_accounts')
+        .where({ user_id: erin.id })
+        .update({ ip_blocked_at: NOW, last_error: `IP refused. This server's IP address: ${EGRESS_IP}.` });
+      const blocked = await t.request('GET', '/api/user/broker', { token: erin.token });
+      expect(blocked.json).toMatchObject({ session: 'ip_blocked', connected: false });
+      expect(String(blocked.json.lastError)).toContain(EGRESS_IP);
+      expect(
+        (await t.request('GET', '/api/user/trading-mode', { token: erin.token })).json.liveAvailable,
+      ).toBe(false);
+
+      const changedBefore = app.changed.length;
+      const resumed = await call('POST', '/api/user/broker/resume', { token: erin.token, body: {} });
+      expect(resumed.status).toBe(200);
+      expect(resumed.json.broker).toMatchObject({ session: 'connected', lastError: null });
+      expect(app.changed.slice(changedBefore)).toEqual([erin.id]);
+      const after = await findBrokerAccountByUser(db(), erin.id);
+      expect(after?.ip_blocked_at).toBeNull();
+      expect(after?.access_token_enc).toBe(row?.access_token_enc);
+      const audit = await db()('logs').where({ user_id: erin.id }).orderBy('id', 'desc').first();
+      expect(String(audit?.description)).toMatch(/resumed by the user after whitelisting the IP/);
     });
   });
 });

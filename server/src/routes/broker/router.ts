@@ -1,6 +1,7 @@
 // The broker connection lifecycle and the Paper / Live switch: the public broker list (GET /api/brokers), Connect
 // (POST /api/user/broker/connect), the login callback the web page /broker/{broker}/callback forwards
-// (POST /api/user/broker/callback), Disconnect (DELETE /api/user/broker/session) and GET/PUT
+// (POST /api/user/broker/callback), a form login (POST /api/user/broker/login), resuming orders after an
+// "IP not allowed" (POST /api/user/broker/resume), Disconnect (DELETE /api/user/broker/session) and GET/PUT
 // /api/user/trading-mode. Every user route: auth → policy on the caller's own record → validate → handler.
 import { Router } from '@koa/router';
 import type {
@@ -9,7 +10,13 @@ import type {
   BrokersResponse,
   TradingModeDto,
 } from '../../contract';
-import { completeBrokerLogin, disconnectBroker, startBrokerLogin } from '../../brokers/connection';
+import {
+  completeBrokerLogin,
+  completeFormLogin,
+  disconnectBroker,
+  resumeAfterIpBlock,
+  startBrokerLogin,
+} from '../../brokers/connection';
 import type { BrokerRegistry } from '../../brokers/registry';
 import { setTradingMode, tradingModeOf } from '../../brokers/tradingMode';
 import { createSecretBox, loadOrCreateKey } from '../../crypto';
@@ -20,11 +27,19 @@ import { withBody } from '../../middleware/validate';
 import { presentBrokerConnection } from '../../presenters/broker';
 import { canOnOwnRecord } from '../user/access';
 import type { TradingHooks } from '../user/tradingHooks';
-import { brokerCallbackSchema, brokerConnectSchema, tradingModeSchema } from './schema';
+import {
+  brokerCallbackSchema,
+  brokerConnectSchema,
+  brokerFormLoginSchema,
+  brokerResumeSchema,
+  tradingModeSchema,
+} from './schema';
 
 export const BROKER_CONNECTED_MESSAGE =
   'Broker Connected: your broker account is authenticated for today. Trading stays on Paper until you switch to Live.';
 export const BROKER_DISCONNECTED_MESSAGE = 'Broker disconnected. Trading continues on paper.';
+export const BROKER_RESUMED_MESSAGE =
+  'Orders to your broker may go again. If the broker still refuses the IP, they stop again and the card says so.';
 
 /** Routes of the broker connection, mounted under /api. */
 export function brokerRouter(
@@ -41,7 +56,7 @@ export function brokerRouter(
 
   router.get('/brokers', (ctx) => {
     const body: BrokersResponse = {
-      brokers: options.registry.offers(),
+      brokers: options.registry.offers(deps.config.publicUrl),
       egressIp: deps.config.egressIp ?? null,
     };
     ctx.body = body;
@@ -75,6 +90,34 @@ export function brokerRouter(
       const body: BrokerSessionResponse = {
         success: true,
         message: BROKER_CONNECTED_MESSAGE,
+        broker: view(row),
+      };
+      ctx.body = body;
+    }),
+  );
+
+  router.post(
+    '/user/broker/login',
+    ...ownWrite,
+    withBody(brokerFormLoginSchema, async (ctx, input) => {
+      const row = await completeFormLogin(c, { userId: authOf(ctx).user.id, fields: input.fields });
+      const body: BrokerSessionResponse = {
+        success: true,
+        message: BROKER_CONNECTED_MESSAGE,
+        broker: view(row),
+      };
+      ctx.body = body;
+    }),
+  );
+
+  router.post(
+    '/user/broker/resume',
+    ...ownWrite,
+    withBody(brokerResumeSchema, async (ctx) => {
+      const row = await resumeAfterIpBlock(c, { userId: authOf(ctx).user.id });
+      const body: BrokerSessionResponse = {
+        success: true,
+        message: BROKER_RESUMED_MESSAGE,
         broker: view(row),
       };
       ctx.body = body;

@@ -22,7 +22,8 @@ import {
   type BrokerAccountRow,
   type BrokerTypeValue,
 } from '../../db';
-import { presentBrokerConnection } from '../../presenters/broker';
+import { HttpNoAnswer, sendHttp } from '../../brokers/brokerHttp';
+import { brokerSessionState, presentBrokerConnection } from '../../presenters/broker';
 import { presentUserRef } from '../../presenters/adminUser';
 import { iso, isoOrNull } from '../../presenters/time';
 import { announceAudit, recordAudit } from '../audit';
@@ -208,14 +209,122 @@ export async function testBroker(props: {
   }
 }
 
-/** `POST /api/admin/test-fyers`: the named user's Fyers account, else the most recently updated one. */
-export async function fyersUserId(deps: Pick<AdminDeps, 'db'>, userId: number | undefined): Promise<number> {
-  if (userId !== undefined) return userId;
-  const row = (await deps.db
-    .knex('broker_accounts')
-    .where({ broker_type: 'fyers' })
-    .orderBy('updated_at', 'desc')
-    .first('user_id')) as { user_id: number } | undefined;
-  if (!row) throw new AppError('not_found', { message: 'No user has connected a Fyers account.' });
-  return Number(row.user_id);
+/** How long the admin's connection test waits for the broker's API root. */
+const REACH_TIMEOUT_MS = 5_000;
+
+/** Whether anything answers at `root` (any HTTP status counts: the host and its TLS are up), in words. */
+async function reach(root: string): Promise<{ ok: boolean; detail: string }> {
+  try {
+    const answer = await sendHttp({ method: 'GET', url: `${root}/`, timeoutMs: REACH_TIMEOUT_MS });
+    return { ok: answer.status < 500, detail: `${root} answered HTTP ${answer.status}` };
+  } catch (err) {
+    const code = err instanceof HttpNoAnswer ? err.code : 'ECONNRESET';
+    const why =
+      code === 'ETIMEDOUT' ? `no answer within ${REACH_TIMEOUT_MS / 1000} s` : `connection failed (${code})`;
+    return { ok: false, detail: `${root}: ${why}` };
+  }
+}
+
+/**
+ * `POST /api/admin/brokers/:type/test` (and the spec's `POST /api/admin/test-fyers`): reaches the broker's API root
+ * and, when a user's account of that broker is connected (the named one, else the most recently connected), reads
+ * its profile over its session. Says in words what failed. Never returns a key, secret or token.
+ */
+export async function testBrokerConnection(props: {
+  deps: AdminDeps;
+  box: SecretBox;
+  lookup: BrokerLookup;
+  type: BrokerTypeValue;
+  userId?: number;
+}): Promise<TestBrokerResponse> {
+  const { deps, box, lookup, type } = props;
+  const module = lookup(type);
+  const root = deps.config.brokerEndpoints[type]?.apiRoot;
+  if (module === undefined || root === undefined) {
+    throw new AppError('not_found', { message: `${type}: no such broker integration on this server.` });
+  }
+  const label = module.label;
+  const reached = await reach(root);
+  if (!reached.ok) {
+    return {
+      success: false,
+      check: 'api',
+      brokerType: type,
+      message: `Could not connect to ${label} API: ${reached.detail}.`,
+    };
+  }
+  const db = deps.db.knex;
+  const now = deps.clock.now();
+  let account: BrokerAccountRow | undefined;
+  if (props.userId !== undefined) {
+    await userOr404(db, props.userId);
+    account = await findBrokerAccountByUser(db, props.userId);
+    if (account?.broker_type !== type) {
+      throw new AppError('not_found', {
+        message: `userId: this user has no ${label} account.`,
+        field: 'userId',
+      });
+    }
+  } else {
+    const row = (await db('broker_accounts')
+      .where({ broker_type: type, status: 'connected' })
+      .whereNotNull('access_token_enc')
+      .where('token_expires_at', '>', now)
+      .orderBy('connected_at', 'desc')
+      .first('user_id')) as { user_id: number } | undefined;
+    account = row === undefined ? undefined : await findBrokerAccountByUser(db, Number(row.user_id));
+  }
+  if (
+    account === undefined ||
+    brokerSessionState(account, now) === 'not_connected' ||
+    account.access_token_enc === null
+  ) {
+    return {
+      success: true,
+      check: 'api',
+      brokerType: type,
+      message: `${label} API reachable (${reached.detail}). No connected ${label} account to read a profile with.`,
+    };
+  }
+  if (brokerSessionState(account, now) === 'expired') {
+    return {
+      success: false,
+      check: 'session',
+      brokerType: type,
+      message: `${label} API reachable, but the session of account ${account.broker_user_id ?? '?'} has expired: its user must log in to ${label} today.`,
+    };
+  }
+  try {
+    const profile = await module.profile({
+      credentials: { apiKey: box.open(account.api_key_enc), apiSecret: box.open(account.api_secret_enc) },
+      session: {
+        accessToken: box.open(account.access_token_enc),
+        expiresAt: account.token_expires_at ?? now,
+        accountId: account.broker_user_id ?? '',
+        accountName: account.broker_account_name ?? '',
+      },
+    });
+    return {
+      success: true,
+      check: 'profile',
+      brokerType: type,
+      message: `${label} API reachable and account ${profile.accountId} answered.`,
+      profile: { name: profile.name },
+    };
+  } catch (err) {
+    deps.logger.warn(
+      { userId: account.user_id, brokerType: type, kind: err instanceof BrokerError ? err.kind : 'error' },
+      'broker profile test failed',
+    );
+    const reason =
+      err instanceof BrokerError
+        ? BROKER_ERROR_MESSAGES[err.kind]
+        : `${label} answered in a form we could not read.`;
+    return {
+      success: false,
+      check: 'profile',
+      brokerType: type,
+      message: `${label} API reachable, but the profile of account ${account.broker_user_id ?? '?'} failed: ${reason}`,
+    };
+  }
 }

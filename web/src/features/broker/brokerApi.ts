@@ -16,6 +16,8 @@ export const brokerApi = {
   callback: (broker: string, query: Record<string, string>) =>
     api.post<BrokerSessionResponse>('/api/user/broker/callback', { broker, query }),
   disconnect: () => api.delete<BrokerSessionResponse>('/api/user/broker/session'),
+  /** the trader has whitelisted the server's IP after an "IP not allowed": orders may go again */
+  resume: () => api.post<BrokerSessionResponse>('/api/user/broker/resume', {}),
   tradingMode: () => api.get<TradingModeDto>('/api/user/trading-mode'),
   setPaper: () => api.put<TradingModeDto>('/api/user/trading-mode', { mode: 'paper' }),
   setLive: () => api.put<TradingModeDto>('/api/user/trading-mode', { mode: 'live', acceptRisk: true }),

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { BrokerConnectionDto } from '@optionpilot/server/contract';
-import { CONNECTED_BROKER } from './brokerFixtures';
+import { brokerOffer, CONNECTED_BROKER } from './brokerFixtures';
 import { availableBrokerNames, shouldOfferReconnect } from './brokerText';
 
-const offer = (label: string, available: boolean) => ({ type: 'zerodha' as const, label, available });
+const offer = (label: string, available: boolean) => brokerOffer('zerodha', available, { label });
 
 const connection = (session: BrokerConnectionDto['session']): BrokerConnectionDto => ({
   ...CONNECTED_BROKER,

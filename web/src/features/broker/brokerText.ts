@@ -11,6 +11,7 @@ export function availableBrokerNames(offers: readonly BrokerOfferDto[]): string 
 /** The Broker Connection card's headline state. */
 export const SESSION_TEXT: Record<BrokerConnectionDto['session'], string> = {
   connected: 'Connected',
+  ip_blocked: 'IP not allowed',
   expired: 'Session expired',
   not_connected: 'Not connected',
 };

@@ -1,7 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { browser } from '../../lib/browser';
-import { CONNECTED_BROKER, SAVED_BROKER } from '../broker/brokerFixtures';
+import {
+  ANGEL_FORM_FIELDS,
+  brokerOffer,
+  CONNECTED_BROKER,
+  IP_BLOCKED_BROKER,
+  SAVED_BROKER,
+} from '../broker/brokerFixtures';
 import { useSessionStore } from '../../stores/session';
 import { BrokerForm, MISSING_BROKER_FIELDS } from './BrokerForm';
 import { makeUser } from '../../test/fixtures';
@@ -20,13 +26,21 @@ const CONNECTED = CONNECTED_BROKER;
 
 const BROKERS = {
   brokers: [
-    { type: 'zerodha', label: 'Zerodha', available: true },
-    { type: 'upstox', label: 'Upstox', available: true },
-    { type: 'angelone', label: 'Angel One', available: false },
-    { type: 'fyers', label: 'Fyers', available: false },
+    brokerOffer('zerodha', true),
+    brokerOffer('upstox', true),
+    brokerOffer('angelone', false),
+    brokerOffer('fyers', false),
   ],
   egressIp: '203.0.113.77',
 };
+const WITH_ANGEL = {
+  ...BROKERS,
+  brokers: [
+    brokerOffer('zerodha', true),
+    brokerOffer('angelone', true, { form: ANGEL_FORM_FIELDS, redirectLogin: true }),
+  ],
+};
+const ANGEL_SAVED = { ...SAVED_BROKER, brokerType: 'angelone' as const, redirectUrl: '' };
 
 const SERVER_MESSAGE =
   'Credentials saved securely. Press Connect to log in to your broker; trading continues on paper until you switch to Live.';
@@ -187,8 +201,70 @@ describe('Broker Connection form', () => {
     const copy = vi.spyOn(browser, 'copyText').mockResolvedValue(undefined);
     mockApi({ 'GET /api/user/broker': { body: SAVED }, 'GET /api/brokers': { body: BROKERS } });
     renderWithProviders(<BrokerForm />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Copy' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Copy redirect URL' }));
     expect(await screen.findByText('Copied!')).toBeTruthy();
     expect(copy).toHaveBeenCalledWith('https://op.example.in/broker/zerodha/callback');
+  });
+
+  it('shows the setup steps of the chosen broker before anything is saved', async () => {
+    const copy = vi.spyOn(browser, 'copyText').mockResolvedValue(undefined);
+    mockApi({ 'GET /api/user/broker': { body: null }, 'GET /api/brokers': { body: BROKERS } });
+    renderWithProviders(<BrokerForm />);
+    await chooseBroker('Upstox');
+    const steps = await screen.findByLabelText('Upstox setup');
+    expect(steps.textContent).toContain('https://op.example.in/broker/upstox/callback');
+    expect(steps.textContent).toContain('203.0.113.77');
+    expect(steps.textContent).toContain('Upstox developer console');
+    fireEvent.click(screen.getByRole('button', { name: 'Copy redirect URL' }));
+    await waitFor(() => expect(copy).toHaveBeenCalledWith('https://op.example.in/broker/upstox/callback'));
+  });
+
+  it('logs in to a form-login broker through a dialog built from its fields, checking them first', async () => {
+    const api = mockApi({
+      'GET /api/user/broker': { body: ANGEL_SAVED },
+      'GET /api/brokers': { body: WITH_ANGEL },
+      'POST /api/user/broker/login': {
+        body: {
+          success: true,
+          message: 'Broker Connected',
+          broker: { ...CONNECTED_BROKER, brokerType: 'angelone' },
+        },
+      },
+      'GET /api/auth/me': { body: USER },
+    });
+    renderWithProviders(<BrokerForm />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Connect' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Log in to Angel One' });
+    expect(screen.getByRole('button', { name: 'Log in at Angel One instead' })).toBeTruthy();
+    fireEvent.change(input('Client code'), { target: { value: 'A123456' } });
+    fireEvent.change(input('MPIN'), { target: { value: '12a4' } });
+    fireEvent.change(input('TOTP'), { target: { value: '123456' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Log in' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('MPIN must be your 4-digit MPIN');
+    expect(api.called('POST', '/api/user/broker/login')).toHaveLength(0);
+    fireEvent.change(input('MPIN'), { target: { value: '1234' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Log in' }));
+    await waitFor(() => expect(api.called('POST', '/api/user/broker/login')).toHaveLength(1));
+    expect(api.called('POST', '/api/user/broker/login')[0]?.body).toEqual({
+      fields: { clientCode: 'A123456', mpin: '1234', totp: '123456' },
+    });
+    await waitFor(() => expect(screen.getByLabelText('Broker session').textContent).toBe('Connected'));
+  });
+
+  it('says IP not allowed with the IP to whitelist, and resumes orders when the trader says it is done', async () => {
+    const api = mockApi({
+      'GET /api/user/broker': { body: IP_BLOCKED_BROKER },
+      'GET /api/brokers': { body: BROKERS },
+      'POST /api/user/broker/resume': {
+        body: { success: true, message: 'Orders to your broker may go again.', broker: CONNECTED_BROKER },
+      },
+    });
+    renderWithProviders(<BrokerForm />);
+    expect((await screen.findByLabelText('Broker session')).textContent).toBe('IP not allowed');
+    expect(screen.getByRole('alert').textContent).toContain('203.0.113.77');
+    expect(screen.queryByRole('button', { name: 'Connect' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'I have whitelisted the IP: resume orders' }));
+    await waitFor(() => expect(screen.getByLabelText('Broker session').textContent).toBe('Connected'));
+    expect(api.called('POST', '/api/user/broker/resume')).toHaveLength(1);
   });
 });

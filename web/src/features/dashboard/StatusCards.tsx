@@ -4,7 +4,7 @@ import { Badge, Card, SimpleGrid, Text } from '@mantine/core';
 import type { SubscriptionDto, SubscriptionStatus } from '@optionpilot/server/contract';
 import { useLiveStore } from '../../live/stores';
 import { selectUser, useSessionStore } from '../../stores/session';
-import { BROKER_LABELS } from './BrokerForm';
+import { BROKER_LABELS } from '@optionpilot/server/contract';
 import { formatIstDate, formatPnl, pnlColor } from './display';
 
 const SUBSCRIPTION_LABEL: Record<SubscriptionStatus, string> = {

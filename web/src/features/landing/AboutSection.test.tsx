@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { brokerCountStat } from './AboutSection';
 import { brokerSupportFeature } from './FeaturesSection';
+import { brokerOffer } from '../broker/brokerFixtures';
 
-const offer = (label: string, available: boolean) => ({ type: 'zerodha' as const, label, available });
+const offer = (label: string, available: boolean) => brokerOffer('zerodha', available, { label });
 
 describe('broker claims on the landing page', () => {
   it('counts only brokers with an integration, and claims nothing while none is known', () => {

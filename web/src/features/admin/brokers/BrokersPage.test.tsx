@@ -5,6 +5,7 @@ import type { AdminBrokerAccountDto, BrokerStatusDto } from '@optionpilot/server
 import { mockApi } from '../../../test/http';
 import { pageOf, renderAdminPage } from '../test/renderAdmin';
 import { makeAdminUser } from '../test/userSamples';
+import { brokerOffer } from '../../broker/brokerFixtures';
 import { BrokersPage } from './BrokersPage';
 
 const STATUS: BrokerStatusDto = {
@@ -29,6 +30,10 @@ const ACCOUNT: AdminBrokerAccountDto = {
   updatedAt: '2026-03-02T03:00:00.000Z',
 };
 const LIST = 'GET /api/admin/brokers?page=1&pageSize=25';
+const BROKERS = {
+  brokers: [brokerOffer('zerodha', true), brokerOffer('fyers', true), brokerOffer('groww', false)],
+  egressIp: null,
+};
 
 describe('/admin/brokers', { timeout: 20_000 }, () => {
   afterEach(() => vi.unstubAllGlobals());
@@ -67,19 +72,39 @@ describe('/admin/brokers', { timeout: 20_000 }, () => {
   });
 
   it('reports a failed test as "Fyers Connection Failed" and a failed load as "Failed to fetch broker data"', async () => {
-    mockApi({
+    const api = mockApi({
       'GET /api/admin/broker-status': { status: 500, body: { error: 'internal', message: 'boom' } },
+      'GET /api/brokers': { body: BROKERS },
       [LIST]: { body: pageOf([]) },
-      'POST /api/admin/test-fyers': {
-        status: 502,
-        body: { error: 'broker_unreachable', message: 'Could not connect to Fyers API' },
+      'POST /api/admin/brokers/fyers/test': {
+        body: {
+          success: false,
+          check: 'api',
+          brokerType: 'fyers',
+          message:
+            'Could not connect to Fyers API: https://api-t1.fyers.in: connection failed (ECONNREFUSED).',
+        },
       },
     });
     renderAdminPage(<BrokersPage />);
     expect(await screen.findByText('Failed to fetch broker data')).toBeTruthy();
     act(() => notifications.clean());
-    fireEvent.click(screen.getByRole('button', { name: 'Test Fyers connection' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Test Fyers connection' }));
     expect(await screen.findByText('Fyers Connection Failed')).toBeTruthy();
+    expect(screen.getByText(/Could not connect to Fyers API/)).toBeTruthy();
+    expect(api.called('POST', '/api/admin/brokers/fyers/test')).toHaveLength(1);
+  });
+
+  it('offers a connection test for each registered broker only', async () => {
+    mockApi({
+      'GET /api/admin/broker-status': { body: STATUS },
+      'GET /api/brokers': { body: BROKERS },
+      [LIST]: { body: pageOf([]) },
+    });
+    renderAdminPage(<BrokersPage />);
+    expect(await screen.findByRole('button', { name: 'Test Zerodha connection' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Test Fyers connection' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Test Groww connection' })).toBeNull();
   });
 
   it('creates a test user and shows its one-time password', async () => {

@@ -12,7 +12,7 @@ import {
 import { formatIstDateTime } from '../../../lib/format';
 import { toastError, toastSuccess } from '../../../lib/toast';
 import { useSubmit } from '../../../lib/useSubmit';
-import { BROKER_LABELS } from '../../dashboard/BrokerForm';
+import { BROKER_LABELS } from '@optionpilot/server/contract';
 import { useApiData } from '../../dashboard/useApiData';
 import { AdminPage } from '../shared/AdminPage';
 import { Figures } from '../shared/Figures';
@@ -22,6 +22,7 @@ import { useAdminQuery } from '../shared/query';
 import { TableState } from '../shared/TableState';
 import { UserCell } from '../shared/UserCell';
 import { useListFilters } from '../shared/useListFilters';
+import { useBrokerOffers } from '../../broker/useBrokerOffers';
 import { brokersApi } from './brokersApi';
 import { showTestFailure, showTestResult } from './brokerToasts';
 import { CreateTestUserButton } from './CreateTestUserButton';
@@ -42,6 +43,7 @@ const STATUS_COLOR: Record<AdminBrokerAccountDto['status'], string> = {
 
 export function BrokersPage() {
   const status = useApiData(brokersApi.status);
+  const offers = useBrokerOffers();
   const list = useListFilters({ broker: 'all' });
   const accounts = useAdminQuery<PageDto<AdminBrokerAccountDto>>('/api/admin/brokers', {
     ...list.params,
@@ -79,11 +81,13 @@ export function BrokersPage() {
     }
   };
 
-  const testFyers = async () => {
+  // Test connection exists for each broker registered on this server (issue 18 item 7), nothing else.
+  const registered = (offers.data?.brokers ?? []).filter((o) => o.available);
+  const testConnection = async (type: BrokerType) => {
     try {
-      showTestResult(await brokersApi.testFyers(), 'fyers');
+      showTestResult(await brokersApi.testConnection(type), type);
     } catch (error) {
-      showTestFailure(error, 'fyers');
+      showTestFailure(error, type);
     }
   };
 
@@ -98,9 +102,11 @@ export function BrokersPage() {
       title="Brokers"
       actions={
         <Group gap="xs">
-          <Button variant="light" onClick={() => void testFyers()}>
-            Test Fyers connection
-          </Button>
+          {registered.map((offer) => (
+            <Button key={offer.type} variant="light" onClick={() => void testConnection(offer.type)}>
+              Test {offer.label} connection
+            </Button>
+          ))}
           <CreateTestUserButton onCreated={refresh} />
         </Group>
       }

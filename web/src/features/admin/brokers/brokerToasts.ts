@@ -3,7 +3,7 @@
 import type { BrokerType, TestBrokerResponse } from '@optionpilot/server/contract';
 import { errorMessage } from '../../../api/client';
 import { toastError, toastSuccess } from '../../../lib/toast';
-import { BROKER_LABELS } from '../../dashboard/BrokerForm';
+import { BROKER_LABELS } from '@optionpilot/server/contract';
 
 function labelOf(type: BrokerType | 'paper'): string {
   return type === 'paper' ? 'Paper broker' : BROKER_LABELS[type];

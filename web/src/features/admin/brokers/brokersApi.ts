@@ -1,6 +1,7 @@
 // Calls of the Brokers page (spec §7): broker status, per-user disconnect, test user, connection tests.
 import type {
   BrokerStatusDto,
+  BrokerType,
   CreateTestUserResponse,
   SuccessResponse,
   TestBrokerResponse,
@@ -12,5 +13,6 @@ export const brokersApi = {
   disconnect: (userId: number) => api.post<SuccessResponse>('/api/admin/force-broker-disconnect', { userId }),
   createTestUser: () => api.post<CreateTestUserResponse>('/api/admin/create-test-user', {}),
   testBroker: (userId: number) => api.post<TestBrokerResponse>('/api/admin/test-broker', { userId }),
-  testFyers: () => api.post<TestBrokerResponse>('/api/admin/test-fyers', {}),
+  /** a registered broker's connection test: its API root, and the profile of a connected account */
+  testConnection: (type: BrokerType) => api.post<TestBrokerResponse>(`/api/admin/brokers/${type}/test`, {}),
 };

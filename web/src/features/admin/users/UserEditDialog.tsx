@@ -19,7 +19,7 @@ import { SecretInput } from '../../../components/SecretInput';
 import type { FieldErrors } from '../../../lib/fieldErrors';
 import { toastSuccess } from '../../../lib/toast';
 import { useSubmit } from '../../../lib/useSubmit';
-import { BROKER_LABELS } from '../../dashboard/BrokerForm';
+import { BROKER_LABELS } from '@optionpilot/server/contract';
 import { AccountActions } from './AccountActions';
 import { buildUserPatch, initialUserForm, type UserFormField, type UserFormValues } from './userForm';
 import { usersApi } from './usersApi';

@@ -4,7 +4,7 @@ import { useCallback, type ReactNode } from 'react';
 import { Badge, Divider, Loader, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { AdminUserDetailDto } from '@optionpilot/server/contract';
 import { formatInr, formatIstDateTime } from '../../../lib/format';
-import { BROKER_LABELS } from '../../dashboard/BrokerForm';
+import { BROKER_LABELS } from '@optionpilot/server/contract';
 import { subscriptionLabel } from '../../dashboard/StatusCards';
 import { useApiData } from '../../dashboard/useApiData';
 import { usersApi } from './usersApi';

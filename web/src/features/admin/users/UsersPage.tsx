@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Badge, Button, Group, Table } from '@mantine/core';
 import { BROKER_TYPES, type AdminUserDto, type AdminUsersResponse } from '@optionpilot/server/contract';
 import { formatIstDateTime } from '../../../lib/format';
-import { BROKER_LABELS } from '../../dashboard/BrokerForm';
+import { BROKER_LABELS } from '@optionpilot/server/contract';
 import { subscriptionColor, subscriptionLabel } from '../../dashboard/StatusCards';
 import { AdminPage } from '../shared/AdminPage';
 import { Figures } from '../shared/Figures';
