@@ -48,6 +48,8 @@ const base: InvoiceRow = {
   igst_rate_bp: 0,
   igst_paise: 0,
   total_paise: 589_882,
+  discount_paise: 0,
+  offer_code: null,
   supplier_json: JSON.stringify(supplier),
   created_at: 0,
 };
