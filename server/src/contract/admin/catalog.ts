@@ -83,7 +83,12 @@ const offerName = plainText(
 const offerPercent = z
   .number({ error: 'discountPercent must be a number' })
   .min(0.01, 'discountPercent must be between 0.01 and 100')
-  .max(100, 'discountPercent must be between 0.01 and 100');
+  .max(100, 'discountPercent must be between 0.01 and 100')
+  // Stored as whole basis points: 12.5 % is 1250 bp; 12.345 % cannot be stored and is refused, not rounded.
+  .refine(
+    (v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-9,
+    'discountPercent may have at most 2 decimals',
+  );
 const offerAmount = z
   .number({ error: 'discountAmountPaise must be a number' })
   .int('discountAmountPaise must be whole paise')

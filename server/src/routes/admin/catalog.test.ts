@@ -67,6 +67,7 @@ describe.each(testDialects())('admin plans, offers, gateway, strategies and inbo
     const offers = async () => (await t.request('GET', '/api/admin/offers', { token: admin.token })).json;
     for (const [body, field] of [
       [{ name: 'X', code: 'XX10', discountPercent: 150 }, 'discountPercent'],
+      [{ name: 'X', code: 'XX12', discountPercent: 12.345 }, 'discountPercent'],
       [{ name: 'No code' }, 'code'],
       [{ name: 'X', code: 'X X' }, 'code'],
       [{ name: 'X', code: 'BOTH', discountPercent: 5, discountAmountPaise: 10_000 }, 'discountAmountPaise'],
