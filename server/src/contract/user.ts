@@ -281,8 +281,8 @@ export type CreateOrderRequest = z.input<typeof createOrderSchema>;
 export interface AppliedOfferDto {
   code: string;
   name: string;
-  /** e.g. 10 for 10 % */
-  discountPercent: number;
+  /** e.g. 10 for 10 %; null for a fixed-amount offer */
+  discountPercent: number | null;
   /** taken off the plan's price before GST */
   discountPaise: number;
 }

@@ -163,8 +163,10 @@ export interface OfferRow {
   id: number;
   name: string;
   code: string | null;
-  /** 1000 = 10% */
+  /** 1000 = 10%; not read when `discount_paise` is set */
   discount_bp: number;
+  /** a fixed discount in paise; null: the offer takes `discount_bp` percent */
+  discount_paise: number | null;
   plan_id: number | null;
   valid_from_at: number | null;
   valid_until_at: number | null;
@@ -237,6 +239,8 @@ export interface PaymentRow {
   status: PaymentStatus;
   paid_at: number;
   created_at: number;
+  /** the offer this payment redeemed (its use counted in `offers.used_count`) */
+  offer_id: number | null;
 }
 
 export interface SubscriptionRow {
@@ -283,6 +287,10 @@ export interface InvoiceRow {
   igst_rate_bp: number;
   igst_paise: number;
   total_paise: number;
+  /** the offer's discount off the list price: list price = taxable + discount */
+  discount_paise: number;
+  /** the offer code redeemed, as at issue time */
+  offer_code: string | null;
   /** JSON text: supplier name, address, GSTIN, state code at issue time */
   supplier_json: string;
   created_at: number;

@@ -34,6 +34,8 @@ export async function issueInvoice(props: {
   recipient: InvoiceRecipient;
   taxablePaise: number;
   gstPaise: number;
+  /** an offer's discount off the list price (list price = taxable + discount), printed on the invoice */
+  discount?: { paise: number; offerCode: string | null } | null;
   rateBp: number;
   issuedAt: number;
 }): Promise<InvoiceRow> {
@@ -71,6 +73,8 @@ export async function issueInvoice(props: {
       igst_rate_bp: tax.igstRateBp,
       igst_paise: tax.igstPaise,
       total_paise: props.taxablePaise + props.gstPaise,
+      discount_paise: props.discount?.paise ?? 0,
+      offer_code: props.discount?.offerCode ?? null,
       supplier_json: JSON.stringify(operatorPublicDetails(operator)),
     },
     issuedAt,

@@ -6,6 +6,7 @@
 // the last use (on SQLite the write lock, on PostgreSQL the row lock).
 import { AppError } from '../errors';
 import { findOfferByCode, type Db, type OfferRow, type PlanRow } from '../db';
+import { MIN_TAXABLE_PAISE, offerDiscountPaise } from './pricing';
 
 /** How long an unpaid order keeps its offer use: longer than any checkout a buyer completes. */
 export const OFFER_HOLD_MS = 30 * 60_000;
@@ -15,11 +16,18 @@ function refused(message: string): AppError {
 }
 
 /** Whether `offer` can be applied to `plan` at `now`, apart from its use count. */
-export function offerProblem(offer: OfferRow, plan: Pick<PlanRow, 'id'>, now: number): string | null {
+export function offerProblem(
+  offer: OfferRow,
+  plan: Pick<PlanRow, 'id' | 'price_paise'>,
+  now: number,
+): string | null {
   if (!offer.active) return 'this offer is no longer available';
   if (offer.valid_from_at !== null && now < offer.valid_from_at) return 'this offer has not started yet';
   if (offer.valid_until_at !== null && now >= offer.valid_until_at) return 'this offer has expired';
   if (offer.plan_id !== null && offer.plan_id !== plan.id) return 'this offer is not valid for this plan';
+  // A fixed discount may have been set for a dearer plan than this one (or the price fell since).
+  if (plan.price_paise - offerDiscountPaise(offer, plan.price_paise) < MIN_TAXABLE_PAISE)
+    return 'this offer is worth more than this plan';
   return null;
 }
 
@@ -27,7 +35,7 @@ export function offerProblem(offer: OfferRow, plan: Pick<PlanRow, 'id'>, now: nu
 export async function offerForCheckout(
   db: Db,
   code: string,
-  plan: Pick<PlanRow, 'id'>,
+  plan: Pick<PlanRow, 'id' | 'price_paise'>,
   now: number,
 ): Promise<OfferRow> {
   const offer = await findOfferByCode(db, code);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addMonths, gstPaise, priceOf } from './pricing';
+import { addMonths, gstPaise, offerDiscountPaise, priceOf } from './pricing';
 
 describe('gstPaise', () => {
   it('prices the monthly plan as the spec does: 499900 → 89982 → 589882', () => {
@@ -59,5 +59,39 @@ describe('addMonths', () => {
     expect(new Date(addMonths(Date.UTC(2028, 0, 31, 6), 1)).toISOString()).toBe('2028-02-29T06:00:00.000Z');
     expect(new Date(addMonths(Date.UTC(2026, 11, 15), 1)).toISOString()).toBe('2027-01-15T00:00:00.000Z');
     expect(new Date(addMonths(Date.UTC(2026, 2, 10), 12)).toISOString()).toBe('2027-03-10T00:00:00.000Z');
+  });
+});
+
+describe('offerDiscountPaise', () => {
+  it('takes a fixed amount as it is and a percentage to the nearest paisa, halves up', () => {
+    expect(offerDiscountPaise({ discount_bp: 1000, discount_paise: 50_000 }, 499_900)).toBe(50_000);
+    expect(offerDiscountPaise({ discount_bp: 1000, discount_paise: null }, 499_900)).toBe(49_990);
+    expect(offerDiscountPaise({ discount_bp: 1250, discount_paise: null }, 499_900)).toBe(62_488); // 62487.5 → 62488
+  });
+
+  it('any offer that leaves a price: the buyer pays taxable + GST on it, the discount never exceeds the price', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 100, max: 100_000_000 }),
+        fc.oneof(
+          fc.record({ discount_bp: fc.integer({ min: 1, max: 9_999 }), discount_paise: fc.constant(null) }),
+          fc.record({
+            discount_bp: fc.constant(1000),
+            discount_paise: fc.integer({ min: 100, max: 100_000_000 }),
+          }),
+        ),
+        (pricePaise, offer) => {
+          const discount = offerDiscountPaise(offer, pricePaise);
+          expect(Number.isSafeInteger(discount)).toBe(true);
+          if (offer.discount_paise === null) expect(discount).toBeLessThanOrEqual(pricePaise);
+          if (discount >= pricePaise) return; // checkout refuses such an offer (offerProblem)
+          const price = priceOf({ price_paise: pricePaise, gst_rate_bp: 1800 }, discount);
+          expect(price.totalPaise).toBe(pricePaise - discount + gstPaise(pricePaise - discount, 1800));
+          expect(price.totalPaise).toBeLessThanOrEqual(
+            priceOf({ price_paise: pricePaise, gst_rate_bp: 1800 }).totalPaise,
+          );
+        },
+      ),
+    );
   });
 });

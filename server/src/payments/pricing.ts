@@ -1,5 +1,5 @@
 // Plan prices in integer paise. GST is computed once, here, so the landing page, the order and the invoice agree.
-import type { PlanRow } from '../db';
+import type { OfferRow, PlanRow } from '../db';
 
 /** Basis points in 100%. */
 const BP_PER_UNIT = 10_000;
@@ -51,3 +51,17 @@ export function addMonths(startMs: number, months: number): number {
 export function discountPaise(pricePaise: number, discountBp: number): number {
   return gstPaise(pricePaise, discountBp);
 }
+
+/**
+ * The discount `offer` gives on `pricePaise`: its fixed amount, or its percentage of the price (nearest paisa,
+ * halves up). The one reader of an offer's discount columns. It may reach the price: callers refuse such an offer.
+ */
+export function offerDiscountPaise(
+  offer: Pick<OfferRow, 'discount_bp' | 'discount_paise'>,
+  pricePaise: number,
+): number {
+  return offer.discount_paise !== null ? offer.discount_paise : discountPaise(pricePaise, offer.discount_bp);
+}
+
+/** The least a discounted plan may cost before GST: ₹1, Razorpay's smallest order. */
+export const MIN_TAXABLE_PAISE = 100;

@@ -19,7 +19,7 @@ import {
 import { issueInvoice } from '../invoices/issue';
 import { taxableOfInclusive } from '../invoices/tax';
 import { recordAudit } from '../services/audit';
-import { discountPaise, priceOf } from './pricing';
+import { offerDiscountPaise, priceOf } from './pricing';
 import { activateSubscription } from './subscription';
 
 const IST_DATE = new Intl.DateTimeFormat('en-IN', { timeZone: 'Asia/Kolkata', dateStyle: 'medium' });
@@ -47,6 +47,8 @@ export interface RecordPaymentInput {
   buyer?: { name?: string | null; stateCode?: string | null; gstin?: string | null };
   /** the taxable value when the caller priced it (a checkout order); otherwise derived from plan, offer and amount */
   taxablePaise?: number;
+  /** the offer's discount when the caller priced it (a checkout order); otherwise derived from the offer */
+  discountPaise?: number;
 }
 
 export interface RecordedPayment {
@@ -71,18 +73,24 @@ export async function recordVerifiedPayment(input: RecordPaymentInput): Promise<
 
   let offerClaimed = false;
   let discount = 0;
+  let offerCode: string | null = null;
   if (input.offerId != null) {
     const offer = await findOfferById(trx, input.offerId);
+    // Counted here, for a verified payment only; an order merely held the use (offers.ts).
     offerClaimed = await claimOfferUse(trx, input.offerId, now);
-    if (offer) discount = discountPaise(plan.price_paise, offer.discount_bp);
+    if (offer) {
+      discount = input.discountPaise ?? offerDiscountPaise(offer, plan.price_paise);
+      offerCode = offer.code;
+    }
   }
   const expected = priceOf(plan, discount);
   // A sum other than our price (e.g. a UPI transfer) is taxed as GST-inclusive at the plan's rate.
+  const priced = amountPaise === expected.totalPaise;
   const taxable =
     input.taxablePaise ??
-    (amountPaise === expected.totalPaise
-      ? expected.totalPaise - expected.gstPaise
-      : taxableOfInclusive(amountPaise, plan.gst_rate_bp));
+    (priced ? expected.totalPaise - expected.gstPaise : taxableOfInclusive(amountPaise, plan.gst_rate_bp));
+  // The invoice shows a discount only where the amount was our discounted price.
+  const invoiceDiscount = input.taxablePaise !== undefined || priced ? discount : 0;
 
   const payment = await insertPayment(
     trx,
@@ -96,6 +104,7 @@ export async function recordVerifiedPayment(input: RecordPaymentInput): Promise<
       utr: input.utr ?? null,
       amount_paise: amountPaise,
       paid_at: paidAt,
+      offer_id: offerClaimed ? (input.offerId ?? null) : null,
     },
     now,
   );
@@ -124,6 +133,7 @@ export async function recordVerifiedPayment(input: RecordPaymentInput): Promise<
     },
     taxablePaise: taxable,
     gstPaise: amountPaise - taxable,
+    discount: invoiceDiscount > 0 ? { paise: invoiceDiscount, offerCode } : null,
     rateBp: plan.gst_rate_bp,
     issuedAt: paidAt,
   });

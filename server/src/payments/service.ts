@@ -34,7 +34,7 @@ import { announceAudit, recordAudit } from '../services/audit';
 import { RazorpayError, type RazorpayPayment } from './razorpayApi';
 import { randomProviderId, type PaymentGateway } from './gateway';
 import { holdOfferUse, offerForCheckout } from './offers';
-import { discountPaise, priceOf, type Price } from './pricing';
+import { offerDiscountPaise, priceOf, type Price } from './pricing';
 import { recordVerifiedPayment } from './record';
 import { subscriptionView } from './subscription';
 import { isValidCheckoutSignature, checkoutSignature } from './signature';
@@ -69,7 +69,7 @@ async function priceCheckout(
   const plan = await planOnSale(deps, input.planCode);
   const offer =
     input.offerCode === undefined ? null : await offerForCheckout(deps.db.knex, input.offerCode, plan, now);
-  const price = priceOf(plan, offer ? discountPaise(plan.price_paise, offer.discount_bp) : 0);
+  const price = priceOf(plan, offer ? offerDiscountPaise(offer, plan.price_paise) : 0);
   return { plan, offer, price };
 }
 
@@ -78,7 +78,7 @@ function presentOffer(offer: OfferRow | null, price: Price): AppliedOfferDto | n
   return {
     code: offer.code,
     name: offer.name,
-    discountPercent: offer.discount_bp / 100,
+    discountPercent: offer.discount_paise === null ? offer.discount_bp / 100 : null,
     discountPaise: price.discountPaise,
   };
 }
@@ -348,6 +348,7 @@ export async function verifyPayment(props: {
         actor: { userId, source: 'checkout' },
         buyer: { name: order.buyer_name, stateCode: order.buyer_state_code, gstin: order.buyer_gstin },
         taxablePaise: order.base_paise - order.discount_paise,
+        discountPaise: order.discount_paise,
       });
       return { activated: true, log };
     });

@@ -108,6 +108,7 @@ export async function settleCaptured(props: {
     actor: { userId: null, source: props.source ?? 'webhook' },
     buyer: { name: order.buyer_name, stateCode: order.buyer_state_code, gstin: order.buyer_gstin },
     taxablePaise: order.base_paise - order.discount_paise,
+    discountPaise: order.discount_paise,
   });
   return { activatedUserId: order.user_id, note: null, log };
 }

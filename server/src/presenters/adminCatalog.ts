@@ -23,13 +23,15 @@ export function presentAdminPlan(plan: PlanRow): AdminPlanDto {
   };
 }
 
-/** OfferRow (+ its plan's code) → AdminOfferDto; 1000 bp is 10%. */
+/** OfferRow (+ its plan's code) → AdminOfferDto; 1000 bp is 10%, unless the offer is a fixed amount. */
 export function presentOffer(offer: OfferRow, planCode: string | null): AdminOfferDto {
+  const fixed = offer.discount_paise !== null;
   return {
     id: offer.id,
     name: offer.name,
     code: offer.code,
-    discountPercent: offer.discount_bp / 100,
+    discountPercent: fixed ? null : offer.discount_bp / 100,
+    discountAmountPaise: offer.discount_paise,
     planCode,
     validFrom: isoOrNull(offer.valid_from_at),
     validTill: isoOrNull(offer.valid_until_at),

@@ -52,6 +52,14 @@ export function formatIstDateTime(value: string | number | Date): string {
   return `${p.day} ${p.month} ${p.year}, ${p.hour}:${p.minute} IST`;
 }
 
+/** Formats the IST calendar day of an instant, e.g. "23 Nov 2025". */
+export function formatIstDate(value: string | number | Date): string {
+  const date = toDate(value);
+  if (!date) return EMPTY_VALUE;
+  const p = partsOf(date);
+  return `${p.day} ${p.month} ${p.year}`;
+}
+
 /** Formats the time of day of an instant in IST with seconds, e.g. "14:30:05 IST". */
 export function formatIstTime(value: string | number | Date): string {
   const date = toDate(value);

@@ -5,7 +5,7 @@ import type { SuccessResponse } from '../dto';
 import type { PlanDto } from '../user';
 import { offerCodeSchema } from '../user';
 import { plainText } from '../text';
-import { type PageDto, listQuerySchema, isoInstant } from './listing';
+import { type PageDto, type UserRefDto, listQuerySchema, isoInstant } from './listing';
 
 // -------------------------------------------------------------------------------------------- contact messages
 
@@ -57,47 +57,130 @@ export const patchPlanSchema = z
 export interface AdminOfferDto {
   id: number;
   name: string;
+  /** upper-case; unique whatever the case */
   code: string | null;
-  /** 0.01..100 */
-  discountPercent: number;
+  /** 0.01..100 for a percentage offer; null for a fixed-amount offer */
+  discountPercent: number | null;
+  /** the fixed discount in paise; null for a percentage offer */
+  discountAmountPaise: number | null;
   planCode: string | null;
+  /** first instant the offer applies (UTC); null: from creation */
   validFrom: string | null;
+  /** first instant the offer no longer applies (UTC); the admin form shows the IST day before it; null: no end */
   validTill: string | null;
-  /** null: unlimited */
+  /** redemption cap; null: unlimited */
   maxUsers: number | null;
+  /** redemptions: verified payments that used the offer */
   usedCount: number;
   active: boolean;
   createdAt: string;
 }
-/** `POST /api/admin/offers` (spec defaults: 10%, valid 30 days, 50 users) and `PATCH /api/admin/offers/:id` */
-export const offerSchema = z.object({
-  name: plainText(
-    z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(100, 'name is too long'),
-    'name',
-  ),
-  code: offerCodeSchema('code').nullable().optional(),
-  discountPercent: z
-    .number({ error: 'discountPercent must be a number' })
-    .min(0.01, 'discountPercent must be between 0.01 and 100')
-    .max(100, 'discountPercent must be between 0.01 and 100')
-    .default(10),
-  planCode: z.string().trim().min(1).max(40).nullable().optional(),
-  validFrom: isoInstant('validFrom').nullable().optional(),
-  validTill: isoInstant('validTill').nullable().optional(),
-  maxUsers: z
-    .number()
-    .int('maxUsers must be a whole number')
-    .min(1, 'maxUsers must be at least 1')
-    .max(1_000_000)
-    .nullable()
-    .default(50),
-  active: z.boolean({ error: 'active must be true or false' }).default(true),
-});
-export const patchOfferSchema = offerSchema
+
+const offerName = plainText(
+  z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(100, 'name is too long'),
+  'name',
+);
+const offerPercent = z
+  .number({ error: 'discountPercent must be a number' })
+  .min(0.01, 'discountPercent must be between 0.01 and 100')
+  .max(100, 'discountPercent must be between 0.01 and 100')
+  // Stored as whole basis points: 12.5 % is 1250 bp; 12.345 % cannot be stored and is refused, not rounded.
+  .refine(
+    (v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-9,
+    'discountPercent may have at most 2 decimals',
+  );
+const offerAmount = z
+  .number({ error: 'discountAmountPaise must be a number' })
+  .int('discountAmountPaise must be whole paise')
+  .min(100, 'discountAmountPaise must be at least ₹1 (100 paise)')
+  .max(100_000_000, 'discountAmountPaise is too large');
+const offerMaxUsers = z
+  .number({ error: 'maxUsers must be a number' })
+  .int('maxUsers must be a whole number')
+  .min(1, 'maxUsers must be at least 1')
+  .max(1_000_000, 'maxUsers is too large')
+  .nullable();
+const offerActive = z.boolean({ error: 'active must be true or false' });
+const offerPlanCode = z.string().trim().min(1).max(40).nullable();
+
+/** An offer is a percentage or a fixed amount, never both. */
+function oneDiscount(
+  body: { discountPercent?: number | undefined; discountAmountPaise?: number | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  if (body.discountPercent !== undefined && body.discountAmountPaise !== undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'send discountPercent or discountAmountPaise, not both',
+      path: ['discountAmountPaise'],
+    });
+  }
+}
+
+/**
+ * `POST /api/admin/offers`: a code is required (checkout redeems offers by code). The discount is a percentage
+ * (`discountPercent`) or a fixed amount (`discountAmountPaise`); neither means the spec's 10 %. Defaults: valid 30
+ * days from now (the service), 50 users, active.
+ */
+export const offerSchema = z
+  .object({
+    name: offerName,
+    code: offerCodeSchema('code'),
+    discountPercent: offerPercent.optional(),
+    discountAmountPaise: offerAmount.optional(),
+    planCode: offerPlanCode.optional(),
+    validFrom: isoInstant('validFrom').nullable().optional(),
+    validTill: isoInstant('validTill').nullable().optional(),
+    maxUsers: offerMaxUsers.default(50),
+    active: offerActive.default(true),
+  })
+  .strict()
+  .superRefine(oneDiscount)
+  .transform((b) =>
+    b.discountPercent === undefined && b.discountAmountPaise === undefined
+      ? { ...b, discountPercent: 10 }
+      : b,
+  );
+
+/**
+ * `PATCH /api/admin/offers/:id`: only the fields sent change (no defaults here). Sending one kind of discount
+ * replaces the other.
+ */
+export const patchOfferSchema = z
+  .object({
+    name: offerName,
+    code: offerCodeSchema('code'),
+    discountPercent: offerPercent,
+    discountAmountPaise: offerAmount,
+    planCode: offerPlanCode,
+    validFrom: isoInstant('validFrom').nullable(),
+    validTill: isoInstant('validTill').nullable(),
+    maxUsers: offerMaxUsers,
+    active: offerActive,
+  })
   .partial()
   .strict()
+  .superRefine(oneDiscount)
   .refine((b) => Object.keys(b).length > 0, { message: 'send at least one field to change' });
+export type NewOfferRequest = z.input<typeof offerSchema>;
+export type PatchOfferRequest = z.input<typeof patchOfferSchema>;
 export interface OfferResponse extends SuccessResponse {
+  offer: AdminOfferDto;
+}
+
+/** `GET /api/admin/offers/:id/redemptions?page&pageSize`: verified payments that redeemed an offer, newest first. */
+export const offerRedemptionsQuerySchema = listQuerySchema.pick({ page: true, pageSize: true }).strict();
+export interface OfferRedemptionDto {
+  paymentId: number;
+  user: UserRefDto;
+  paidAt: string;
+  /** what the buyer paid, GST included */
+  amountPaise: number;
+  /** the discount on the invoice (0 when the amount was not the checkout price) */
+  discountPaise: number;
+  invoiceNumber: string | null;
+}
+export interface OfferRedemptionsResponse extends PageDto<OfferRedemptionDto> {
   offer: AdminOfferDto;
 }
 

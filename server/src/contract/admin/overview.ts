@@ -9,8 +9,12 @@ import type { SuccessResponse, SubsystemStatus } from '../dto';
 export interface AdminStatsDto {
   /** users with an active subscription (test users excluded) */
   activeUsers: number;
-  /** paise received this IST calendar month, test users excluded */
+  /** net paise this IST calendar month (received − refunded), test users excluded */
   monthlyRevenue: number;
+  /** this IST month's gross received, refunds processed and GST on its tax documents net of credit notes */
+  monthlyGrossPaise: number;
+  monthlyRefundsPaise: number;
+  monthlyGst: { cgstPaise: number; sgstPaise: number; igstPaise: number };
   totalTrades: number;
   /** percent of closed trades with pnl > 0, 0..100 */
   winRate: number;

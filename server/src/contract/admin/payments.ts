@@ -41,8 +41,78 @@ export interface AdminPaymentDto {
 }
 
 export interface AdminPaymentsResponse extends PageDto<AdminPaymentDto> {
-  /** over every row matching the filters; test users excluded */
-  totals: { approvedPaise: number; pendingPaise: number; count: number; averagePaise: number };
+  /**
+   * Over every row matching the filters; test users excluded. gross: payments received (including those refunded
+   * since); refunded: what was refunded of those payments (processed refunds); net = gross − refunded; average:
+   * gross per payment received; count: every matching row.
+   */
+  totals: {
+    grossPaise: number;
+    refundedPaise: number;
+    netPaise: number;
+    pendingPaise: number;
+    count: number;
+    averagePaise: number;
+  };
+}
+
+// ------------------------------------------------------------------------------ revenue by month, GST register
+
+/** Longest range `GET /api/admin/revenue/summary` and the CSV export take. */
+export const REVENUE_MONTHS_MAX = 36;
+
+const monthOf = (field: string) =>
+  z
+    .string({ error: `${field} must be a month like 2026-11` })
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, `${field} must be a month like 2026-11`);
+
+const monthIndex = (month: string) => Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1;
+
+/**
+ * `GET /api/admin/revenue/summary` and `GET /api/admin/revenue/gst-register.csv`: IST calendar months, both ends
+ * included. Defaults: `to` = this month, `from` = 11 months before `to` (a year).
+ */
+export const revenueRangeQuerySchema = z
+  .object({ from: monthOf('from').optional(), to: monthOf('to').optional() })
+  .strict()
+  .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, {
+    message: 'to must not be before from',
+    path: ['to'],
+  })
+  .refine(
+    (q) =>
+      q.from === undefined ||
+      q.to === undefined ||
+      monthIndex(q.to) - monthIndex(q.from) < REVENUE_MONTHS_MAX,
+    { message: `from: at most ${REVENUE_MONTHS_MAX} months at a time`, path: ['from'] },
+  );
+
+/**
+ * One month's money and tax. gross/refunds/net: payments received and refunds processed in the month, test
+ * accounts left out (as every revenue figure). taxable/CGST/SGST/IGST: the month's tax invoices less its credit
+ * notes, every document (the GST owed on what was issued; the same documents as the CSV register).
+ */
+export interface RevenueFiguresDto {
+  grossPaise: number;
+  refundsPaise: number;
+  netPaise: number;
+  taxablePaise: number;
+  cgstPaise: number;
+  sgstPaise: number;
+  igstPaise: number;
+  invoiceCount: number;
+  creditNoteCount: number;
+}
+export interface RevenueMonthDto extends RevenueFiguresDto {
+  /** IST calendar month, e.g. 2026-11 */
+  month: string;
+}
+export interface RevenueSummaryResponse {
+  from: string;
+  to: string;
+  /** every month of the range, oldest first (months with nothing are zeros) */
+  months: RevenueMonthDto[];
+  totals: RevenueFiguresDto;
 }
 
 export const PAYMENT_REQUEST_STATUSES = ['pending', 'approved', 'rejected'] as const;

@@ -34,7 +34,8 @@ export async function nextInvoiceSequence(db: Db, financialYear: string, now = D
   return Number(row?.last_number);
 }
 
-export type NewInvoice = Omit<InvoiceRow, 'id' | 'sac' | 'created_at'> & Partial<Pick<InvoiceRow, 'sac'>>;
+export type NewInvoice = Omit<InvoiceRow, 'id' | 'sac' | 'created_at' | 'discount_paise' | 'offer_code'> &
+  Partial<Pick<InvoiceRow, 'sac' | 'discount_paise' | 'offer_code'>>;
 
 export async function insertInvoice(db: Db, invoice: NewInvoice, now = Date.now()): Promise<InvoiceRow> {
   const [row] = await db('invoices')

@@ -55,9 +55,13 @@ export async function updatePlan(
 export type NewOffer = Pick<OfferRow, 'name'> &
   Partial<Omit<OfferRow, 'id' | 'name' | 'used_count' | 'created_at' | 'updated_at'>>;
 
+/** Codes are case-insensitive: stored upper-case (a unique index on upper(code) backs it). */
+const upperCode = <T extends { code?: string | null }>(row: T): T =>
+  row.code ? { ...row, code: row.code.toUpperCase() } : row;
+
 export async function insertOffer(db: Db, offer: NewOffer, now = Date.now()): Promise<OfferRow> {
   const [row] = await db('offers')
-    .insert({ ...offer, created_at: now, updated_at: now })
+    .insert({ ...upperCode(offer), created_at: now, updated_at: now })
     .returning('*');
   return toOffer(row);
 }
@@ -72,7 +76,7 @@ export async function findOfferById(db: Db, id: number): Promise<OfferRow | unde
 }
 
 export async function findOfferByCode(db: Db, code: string): Promise<OfferRow | undefined> {
-  const row: unknown = await db('offers').where({ code }).first();
+  const row: unknown = await db('offers').whereRaw('upper(code) = ?', [code.toUpperCase()]).first();
   return row ? toOffer(row) : undefined;
 }
 
@@ -84,7 +88,7 @@ export async function updateOffer(
 ): Promise<OfferRow | undefined> {
   const [row] = await db('offers')
     .where({ id })
-    .update({ ...patch, updated_at: now })
+    .update({ ...upperCode(patch), updated_at: now })
     .returning('*');
   return row ? toOffer(row) : undefined;
 }

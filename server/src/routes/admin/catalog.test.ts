@@ -63,31 +63,113 @@ describe.each(testDialects())('admin plans, offers, gateway, strategies and inbo
     );
   });
 
-  it('offers: created with the spec defaults (10%, 30 days, 50 users), edited, validated', async () => {
-    const bad = await t.request('POST', '/api/admin/offers', {
-      token: admin.token,
-      body: { name: 'X', discountPercent: 150 },
-    });
-    expect(bad.status).toBe(400);
-    expect(bad.json.field).toBe('discountPercent');
+  it('offers: a code is required; created with the spec defaults (10%, 30 days, 50 users), edited, validated', async () => {
+    const offers = async () => (await t.request('GET', '/api/admin/offers', { token: admin.token })).json;
+    for (const [body, field] of [
+      [{ name: 'X', code: 'XX10', discountPercent: 150 }, 'discountPercent'],
+      [{ name: 'X', code: 'XX12', discountPercent: 12.345 }, 'discountPercent'],
+      [{ name: 'No code' }, 'code'],
+      [{ name: 'X', code: 'X X' }, 'code'],
+      [{ name: 'X', code: 'BOTH', discountPercent: 5, discountAmountPaise: 10_000 }, 'discountAmountPaise'],
+      [{ name: 'X', code: 'HALF', discountAmountPaise: 50.5 }, 'discountAmountPaise'],
+      [{ name: 'X', code: 'HUGE', discountAmountPaise: 499_850 }, 'discountAmountPaise'],
+      [{ name: 'X', code: 'CAP', maxUsers: 0 }, 'maxUsers'],
+      // The used count belongs to checkout: an unknown key is refused, named in the message.
+      [{ name: 'X', code: 'USED', usedCount: 3 }, 'body'],
+      [
+        { name: 'X', code: 'BACK', validFrom: '2026-12-01T00:00:00Z', validTill: '2026-11-30T00:00:00Z' },
+        'validTill',
+      ],
+      [{ name: 'X', code: 'WHEN', validTill: '30/11/2026' }, 'validTill'],
+      [{ name: 'X', code: 'PLAN', planCode: 'weekly' }, 'planCode'],
+    ] as const) {
+      const bad = await t.request('POST', '/api/admin/offers', { token: admin.token, body });
+      expect(bad.status, JSON.stringify(body)).toBe(400);
+      expect(bad.json.field, JSON.stringify(bad.json)).toBe(field);
+      if (field === 'body') expect(bad.json.message).toMatch(/usedCount/);
+    }
+    expect(await offers()).toEqual([]);
+
     const created = await t.request('POST', '/api/admin/offers', {
       token: admin.token,
-      body: { name: 'Diwali' },
+      body: { name: 'Diwali', code: 'diwali10' },
     });
     expect(created.status).toBe(201);
     const offer = created.json.offer as AdminOfferDto;
-    expect(offer).toMatchObject({ discountPercent: 10, maxUsers: 50, usedCount: 0, active: true });
-    expect(Date.parse(offer.validTill ?? '')).toBe(NOW + 30 * DAY);
-    const edited = await t.request('PATCH', `/api/admin/offers/${offer.id}`, {
-      token: admin.token,
-      body: { discountPercent: 15, planCode: 'monthly' },
+    expect(offer).toMatchObject({
+      code: 'DIWALI10',
+      discountPercent: 10,
+      discountAmountPaise: null,
+      maxUsers: 50,
+      usedCount: 0,
+      active: true,
     });
-    expect(edited.json.offer).toMatchObject({ discountPercent: 15, planCode: 'monthly' });
-    expect((await t.request('GET', '/api/admin/offers', { token: admin.token })).json).toHaveLength(1);
+    expect(Date.parse(offer.validTill ?? '')).toBe(NOW + 30 * DAY);
+
+    // Codes are unique whatever their case.
+    const twin = await t.request('POST', '/api/admin/offers', {
+      token: admin.token,
+      body: { name: 'Twin', code: 'Diwali10' },
+    });
+    expect(twin.status).toBe(400);
+    expect(twin.json).toMatchObject({ field: 'code', message: expect.stringMatching(/already uses/) });
+
+    // A PATCH changes only what it names: switching the active flag keeps the discount and the cap.
+    await t.request('PATCH', `/api/admin/offers/${offer.id}`, {
+      token: admin.token,
+      body: { discountPercent: 15, maxUsers: 7, planCode: 'monthly' },
+    });
+    const toggled = await t.request('PATCH', `/api/admin/offers/${offer.id}`, {
+      token: admin.token,
+      body: { active: false },
+    });
+    expect(toggled.json.offer).toMatchObject({
+      discountPercent: 15,
+      maxUsers: 7,
+      planCode: 'monthly',
+      active: false,
+    });
+
+    // A fixed amount replaces the percentage; the window is checked against the stored other end.
+    const fixed = await t.request('PATCH', `/api/admin/offers/${offer.id}`, {
+      token: admin.token,
+      body: { discountAmountPaise: 50_000, validFrom: '2026-11-20T18:30:00.000Z' },
+    });
+    expect(fixed.json.offer).toMatchObject({
+      discountPercent: null,
+      discountAmountPaise: 50_000,
+      validFrom: '2026-11-20T18:30:00.000Z',
+    });
+    const backwards = await t.request('PATCH', `/api/admin/offers/${offer.id}`, {
+      token: admin.token,
+      body: { validTill: '2026-11-20T00:00:00.000Z' },
+    });
+    expect(backwards.status).toBe(400);
+    expect(backwards.json.field).toBe('validTill');
+    expect(await offers()).toHaveLength(1);
     expect(
       (await t.request('PATCH', '/api/admin/offers/999', { token: admin.token, body: { active: false } }))
         .status,
     ).toBe(404);
+  });
+
+  it('offer redemptions: admins only, validated, an empty list for an offer nobody used', async () => {
+    const created = await t.request('POST', '/api/admin/offers', {
+      token: admin.token,
+      body: { name: 'Quiet', code: 'QUIET5', discountPercent: 5 },
+    });
+    const id = (created.json.offer as AdminOfferDto).id;
+    const path = `/api/admin/offers/${id}/redemptions`;
+    expect((await t.request('GET', path)).status).toBe(401);
+    expect((await t.request('GET', path, { token: trader.token })).status).toBe(403);
+    const bad = await t.request('GET', `${path}?pageSize=500`, { token: admin.token });
+    expect(bad.status).toBe(400);
+    expect(bad.json.field).toBe('pageSize');
+    expect((await t.request('GET', '/api/admin/offers/999/redemptions', { token: admin.token })).status).toBe(
+      404,
+    );
+    const ok = await t.request('GET', path, { token: admin.token });
+    expect(ok.json).toMatchObject({ items: [], total: 0, offer: { code: 'QUIET5', usedCount: 0 } });
   });
 
   it('gateway: test mode without keys, and the last webhook received', async () => {

@@ -4,6 +4,7 @@ import {
   bankDetailsSchema,
   contactMessagesQuerySchema,
   markContactMessageSchema,
+  offerRedemptionsQuerySchema,
   offerSchema,
   patchOfferSchema,
   patchPlanSchema,
@@ -16,6 +17,7 @@ import {
   gatewayStatus,
   listAdminOffers,
   listAdminPlans,
+  listOfferRedemptions,
   patchPlan,
   saveOffer,
 } from '../../services/admin/catalog';
@@ -68,6 +70,11 @@ export function registerCatalogRoutes(router: AdminRouter, env: AdminEnv): void 
       ctx.body = body;
     }),
   );
+
+  router.get('/offers/:id/redemptions', async (ctx) => {
+    const id = pathId(ctx);
+    ctx.body = await listOfferRedemptions({ deps, id, query: queryOf(ctx, offerRedemptionsQuerySchema) });
+  });
 
   router.post(
     '/bank-details',

@@ -113,6 +113,9 @@ describe.each(testDialects())('admin overview, controls and activity (%s)', (dia
     expect(res.json).toEqual({
       activeUsers: 1,
       monthlyRevenue: 589_882,
+      monthlyGrossPaise: 589_882,
+      monthlyRefundsPaise: 0,
+      monthlyGst: { cgstPaise: 0, sgstPaise: 0, igstPaise: 0 },
       totalTrades: 3,
       winRate: 50,
       botRunning: true,

@@ -80,7 +80,9 @@ describe.each(testDialects())('GET /api/admin/payments (revenue) (%s)', (dialect
       ['payment', 'approved', false],
     ]);
     expect(res.json.totals).toEqual({
-      approvedPaise: 989_882,
+      grossPaise: 989_882,
+      refundedPaise: 0,
+      netPaise: 989_882,
       pendingPaise: 589_882,
       count: 3,
       averagePaise: 494_941,
@@ -94,7 +96,7 @@ describe.each(testDialects())('GET /api/admin/payments (revenue) (%s)', (dialect
       token: admin.token,
     });
     expect(quarter.json.total).toBe(2);
-    expect((quarter.json.totals as { approvedPaise: number }).approvedPaise).toBe(589_882);
+    expect((quarter.json.totals as { grossPaise: number }).grossPaise).toBe(589_882);
     const week = await t.request('GET', '/api/admin/payments?period=week', { token: admin.token });
     expect(week.json.total).toBe(4);
     const today = await t.request('GET', '/api/admin/payments?period=today', { token: admin.token });

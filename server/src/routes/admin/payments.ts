@@ -1,9 +1,11 @@
-// Revenue (payments and manual requests), the review of payment requests and refunds of payments.
+// Revenue (payments and manual requests; by month with GST; the GST register CSV), the review of payment requests
+// and refunds of payments.
 import type { PaymentRequestResponse, RefundResponse } from '../../contract';
 import {
   paymentRequestsQuerySchema,
   paymentsQuerySchema,
   refundPaymentSchema,
+  revenueRangeQuerySchema,
   reviewPaymentRequestSchema,
 } from '../../contract';
 import { withBody } from '../../middleware/validate';
@@ -11,6 +13,12 @@ import { refundPayment } from '../../payments/refunds';
 import { presentRefund } from '../../presenters/refund';
 import { listPaymentRequestsPage, reviewRequest } from '../../services/admin/paymentRequests';
 import { listRevenue } from '../../services/admin/revenue';
+import {
+  gstRegisterCsv,
+  gstRegisterRows,
+  monthsOf,
+  revenueSummary,
+} from '../../services/admin/revenueSummary';
 import { adminIdOf, pathId, queryOf, type AdminEnv, type AdminRouter } from './shared';
 
 export function registerPaymentRoutes(router: AdminRouter, env: AdminEnv): void {
@@ -22,6 +30,24 @@ export function registerPaymentRoutes(router: AdminRouter, env: AdminEnv): void 
       query: queryOf(ctx, paymentsQuerySchema),
       now: deps.clock.now(),
     });
+  });
+
+  router.get('/revenue/summary', async (ctx) => {
+    ctx.body = await revenueSummary({
+      db: deps.db.knex,
+      range: queryOf(ctx, revenueRangeQuerySchema),
+      now: deps.clock.now(),
+    });
+  });
+
+  router.get('/revenue/gst-register.csv', async (ctx) => {
+    const months = monthsOf(queryOf(ctx, revenueRangeQuerySchema), deps.clock.now());
+    const csv = gstRegisterCsv(await gstRegisterRows(deps.db.knex, months));
+    const name = `gst-register-${months[0]?.key ?? ''}-to-${months[months.length - 1]?.key ?? ''}.csv`;
+    ctx.set('Content-Disposition', `attachment; filename="${name}"`);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = 'text/csv; charset=utf-8';
+    ctx.body = csv;
   });
 
   router.get('/payment-requests', async (ctx) => {

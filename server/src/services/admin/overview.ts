@@ -1,10 +1,11 @@
-// The overview cards (`GET /api/admin/stats`): active users and this month's revenue leave test accounts out;
-// trades and win rate are over every closed trade.
+// The overview cards (`GET /api/admin/stats`): active users and this month's revenue (net of refunds, with gross,
+// refunds and the GST of its tax documents beside it) leave test accounts out; trades and win rate are over every
+// closed trade.
 import type { AdminStatsDto } from '../../contract';
 import type { Deps } from '../../deps';
 import { countOf, toNumber } from '../../db';
-import { istMonthStart } from './listing';
-import { revenueBetween } from './revenue';
+import { istDate } from '@optionpilot/engine';
+import { monthsOf, revenueByMonth } from './revenueSummary';
 import { excludingTestAccounts } from './testAccounts';
 import { tradingEnabled } from './controls';
 
@@ -21,9 +22,18 @@ export async function adminStats(props: { deps: Pick<Deps, 'db'>; now: number })
     db.raw("sum(case when status = 'closed' and pnl_paise > 0 then 1 else 0 end) as wins"),
   )) as Array<Record<string, unknown>>;
   const closed = toNumber(trades?.closed);
+  const thisMonth = istDate(now).slice(0, 7);
+  const [month] = await revenueByMonth(db, monthsOf({ from: thisMonth, to: thisMonth }, now));
   return {
     activeUsers: countOf(await active.count({ n: '*' })),
-    monthlyRevenue: await revenueBetween(db, istMonthStart(now), now + 1),
+    monthlyRevenue: month?.netPaise ?? 0,
+    monthlyGrossPaise: month?.grossPaise ?? 0,
+    monthlyRefundsPaise: month?.refundsPaise ?? 0,
+    monthlyGst: {
+      cgstPaise: month?.cgstPaise ?? 0,
+      sgstPaise: month?.sgstPaise ?? 0,
+      igstPaise: month?.igstPaise ?? 0,
+    },
     totalTrades: countOf(trades),
     winRate: closed === 0 ? 0 : Math.round((toNumber(trades?.wins) / closed) * 10_000) / 100,
     botRunning: await tradingEnabled(deps),

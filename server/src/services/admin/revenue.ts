@@ -24,6 +24,9 @@ function revenueRelation(db: Db): Knex.QueryBuilder {
     db.raw('coalesce(payments.utr, payments.provider_payment_id) as utr'),
     'payments.plan_id as plan_id',
     'payments.paid_at as at',
+    db.raw(
+      "(select coalesce(sum(refunds.amount_paise), 0) from refunds where refunds.payment_id = payments.id and refunds.status = 'processed') as refunded_paise",
+    ),
   );
   const requests = db('payment_requests')
     .select(
@@ -37,6 +40,7 @@ function revenueRelation(db: Db): Knex.QueryBuilder {
       'payment_requests.utr_number as utr',
       'payment_requests.plan_id as plan_id',
       'payment_requests.created_at as at',
+      db.raw('0 as refunded_paise'),
     )
     .whereNot('payment_requests.status', 'approved');
   // Unwrapped: SQLite refuses parenthesised members of a compound select.
@@ -107,33 +111,27 @@ export async function listRevenue(props: {
 
   const totalsQuery = filtered(db, query, now);
   excludingTestAccounts(totalsQuery, 'rev.user_id');
+  const received = "rev.kind = 'payment' and rev.status in ('approved', 'refunded')";
   const [sums] = (await totalsQuery.select(
-    db.raw("sum(case when rev.status = 'approved' then rev.amount_paise else 0 end) as approved"),
+    db.raw(`sum(case when ${received} then rev.amount_paise else 0 end) as gross`),
+    db.raw(`sum(case when ${received} then rev.refunded_paise else 0 end) as refunded`),
     db.raw("sum(case when rev.status = 'pending' then rev.amount_paise else 0 end) as pending"),
-    db.raw("sum(case when rev.status = 'approved' then 1 else 0 end) as approved_count"),
+    db.raw(`sum(case when ${received} then 1 else 0 end) as received_count`),
     db.raw('count(*) as n'),
   )) as Array<Record<string, unknown>>;
-  const approvedPaise = toNumber(sums?.approved);
-  const approvedCount = toNumber(sums?.approved_count);
+  const grossPaise = toNumber(sums?.gross);
+  const refundedPaise = toNumber(sums?.refunded);
+  const receivedCount = toNumber(sums?.received_count);
   return {
     ...page,
     items,
     totals: {
-      approvedPaise,
+      grossPaise,
+      refundedPaise,
+      netPaise: grossPaise - refundedPaise,
       pendingPaise: toNumber(sums?.pending),
       count: toNumber(sums?.n),
-      averagePaise: approvedCount === 0 ? 0 : Math.round(approvedPaise / approvedCount),
+      averagePaise: receivedCount === 0 ? 0 : Math.round(grossPaise / receivedCount),
     },
   };
-}
-
-/** Money received in [from, to) from real (non-test) users: the overview's monthly revenue. */
-export async function revenueBetween(db: Db, from: number, to: number): Promise<number> {
-  const builder = db('payments')
-    .where({ status: 'captured' })
-    .where('paid_at', '>=', from)
-    .where('paid_at', '<', to);
-  excludingTestAccounts(builder, 'payments.user_id');
-  const [row] = (await builder.sum({ total: 'amount_paise' })) as Array<Record<string, unknown>>;
-  return toNumber(row?.total);
 }

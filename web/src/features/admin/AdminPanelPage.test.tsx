@@ -58,6 +58,13 @@ describe('Admin panel overview', () => {
     expect(screen.getByLabelText('Total Trades value').textContent).toBe('1,234');
     expect(screen.getByLabelText('Win Rate value').textContent).toBe('57.1%');
     expect(screen.getByRole('link', { name: 'Monthly Revenue' }).getAttribute('href')).toBe('/admin/revenue');
+    const revenue = screen.getByRole('region', { name: 'Monthly Revenue' });
+    expect(
+      within(revenue).getByText('Net of refunds · gross ₹1,24,45,678.00, refunds ₹1,00,000.00'),
+    ).toBeTruthy();
+    expect(
+      within(revenue).getByText('GST: CGST ₹94,000.00 · SGST ₹94,000.00 · IGST ₹12,345.67'),
+    ).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Active Users' }).getAttribute('href')).toBe('/admin/users');
     const health = screen.getByRole('region', { name: 'System Health' });
     expect(await within(health).findByText('3 valid, 1 expired')).toBeTruthy();

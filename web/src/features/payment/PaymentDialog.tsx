@@ -171,7 +171,11 @@ export function PaymentDialog() {
             <>
               <Line label={plan.name} value={formatInr(plan.pricePaise + offer.discountPaise)} />
               <Line
-                label={`Offer ${offer.code} (${offer.discountPercent}% off)`}
+                label={
+                  offer.discountPercent === null
+                    ? `Offer ${offer.code}`
+                    : `Offer ${offer.code} (${offer.discountPercent}% off)`
+                }
                 value={`−${formatInr(offer.discountPaise)}`}
               />
             </>

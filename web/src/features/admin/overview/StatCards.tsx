@@ -1,5 +1,6 @@
 // The Overview's four figures (spec §2): Active Users, Monthly Revenue and Total Trades link to their pages; Win Rate
-// is the share of closed trades with a profit. Computed on the server (test users left out of revenue).
+// is the share of closed trades with a profit. Computed on the server (test users left out of revenue). Monthly
+// Revenue is this IST month's net of refunds, with gross, refunds and the GST collected beside it (issue 18).
 import type { ReactNode } from 'react';
 import { Anchor, Card, SimpleGrid, Text } from '@mantine/core';
 import { Link } from 'react-router-dom';
@@ -10,7 +11,17 @@ import { useRefreshing } from '../shared/useRefreshing';
 /** How often the figures are re-read while the overview is open. */
 export const STATS_REFRESH_MS = 15_000;
 
-function Figure({ title, value, to }: { title: string; value: ReactNode; to?: string }) {
+function Figure({
+  title,
+  value,
+  to,
+  details = [],
+}: {
+  title: string;
+  value: ReactNode;
+  to?: string;
+  details?: readonly string[];
+}) {
   const label = (
     <Text size="sm" c="dimmed" fw={500}>
       {title}
@@ -28,6 +39,11 @@ function Figure({ title, value, to }: { title: string; value: ReactNode; to?: st
       <Text size="xl" fw={700} aria-label={`${title} value`}>
         {value}
       </Text>
+      {details.map((line) => (
+        <Text key={line} size="xs" c="dimmed">
+          {line}
+        </Text>
+      ))}
     </Card>
   );
 }
@@ -48,6 +64,14 @@ export function StatCards() {
           title="Monthly Revenue"
           to="/admin/revenue"
           value={show(formatInr(data?.monthlyRevenue ?? 0))}
+          details={
+            data
+              ? [
+                  `Net of refunds · gross ${formatInr(data.monthlyGrossPaise)}, refunds ${formatInr(data.monthlyRefundsPaise)}`,
+                  `GST: CGST ${formatInr(data.monthlyGst.cgstPaise)} · SGST ${formatInr(data.monthlyGst.sgstPaise)} · IGST ${formatInr(data.monthlyGst.igstPaise)}`,
+                ]
+              : []
+          }
         />
         <Figure
           title="Total Trades"

@@ -1,13 +1,19 @@
-// /admin/revenue (spec §2): period and status filters, totals of approved and pending amounts, count and average
-// over every matching row (computed on the server, test users left out), and Approve / Reject / View on the rows.
+// /admin/revenue (spec §2): period and status filters, totals of gross received, refunded, net and pending, count
+// and average over every matching row (computed on the server, test users left out), and Approve / Reject / View on
+// the rows; below, revenue by IST month with GST and the GST register CSV (issue 18).
 // Approve and Reject apply to pending UPI/bank requests; gateway payments are already verified. Refund returns all
 // or part of a recorded payment and issues its GST credit note.
 import { useState } from 'react';
 import { Badge, Button, Group, Modal, SimpleGrid, Table, Text } from '@mantine/core';
-import type { AdminPaymentDto, AdminPaymentsResponse } from '@optionpilot/server/contract';
+import type {
+  AdminPaymentDto,
+  AdminPaymentsResponse,
+  RevenueSummaryResponse,
+} from '@optionpilot/server/contract';
 import { LabeledValue } from '../../../components/LabeledValue';
 import { formatInr, formatIstDateTime } from '../../../lib/format';
 import { ReviewDialog } from '../payments/ReviewDialog';
+import { MonthlyRevenueCard, type MonthRange } from './MonthlyRevenueCard';
 import { RefundDialog } from './RefundDialog';
 import { AdminPage } from '../shared/AdminPage';
 import { Figures } from '../shared/Figures';
@@ -74,14 +80,22 @@ export function RevenuePage() {
     pageSize: REVENUE_PAGE_SIZE,
   });
   const [action, setAction] = useState<Action>(null);
+  const [range, setRange] = useState<MonthRange>({ from: '', to: '' });
+  const summary = useAdminQuery<RevenueSummaryResponse>('/api/admin/revenue/summary', { ...range });
   const rows = data?.items ?? [];
   const t = data?.totals;
+  const reloadAll = () => {
+    reload();
+    summary.reload();
+  };
 
   return (
     <AdminPage title="Revenue">
       <Figures
         figures={[
-          { label: 'Approved', value: t ? formatInr(t.approvedPaise) : '—' },
+          { label: 'Gross', value: t ? formatInr(t.grossPaise) : '—' },
+          { label: 'Refunded', value: t ? formatInr(t.refundedPaise) : '—' },
+          { label: 'Net', value: t ? formatInr(t.netPaise) : '—' },
           { label: 'Pending', value: t ? formatInr(t.pendingPaise) : '—' },
           { label: 'Payments', value: t ? t.count.toLocaleString('en-IN') : '—' },
           { label: 'Average', value: t ? formatInr(t.averagePaise) : '—' },
@@ -181,13 +195,14 @@ export function RevenuePage() {
         </Table.ScrollContainer>
       )}
       <Pager info={data} onPage={list.setPage} />
+      <MonthlyRevenueCard summary={summary} range={range} onRange={setRange} />
       {action?.kind === 'view' && <PaymentView row={action.row} onClose={() => setAction(null)} />}
       {action?.kind === 'refund' && action.row.paymentId !== null && (
         <RefundDialog
           row={{ ...action.row, paymentId: action.row.paymentId }}
           onClose={(changed) => {
             setAction(null);
-            if (changed) reload();
+            if (changed) reloadAll();
           }}
         />
       )}
@@ -206,7 +221,7 @@ export function RevenuePage() {
             initialStatus={action.kind}
             onClose={(changed) => {
               setAction(null);
-              if (changed) reload();
+              if (changed) reloadAll();
             }}
           />
         )}

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { AdminOfferDto, AdminPlanDto, PaymentGatewayStatusDto } from '@optionpilot/server/contract';
 import { mockApi } from '../../../test/http';
-import { renderAdminPage } from '../test/renderAdmin';
+import { pageOf, renderAdminPage } from '../test/renderAdmin';
 import { SubscriptionsPage } from './SubscriptionsPage';
 
 const plan = (
@@ -27,8 +27,9 @@ const PLANS = [plan('monthly', 'Monthly', 1, 499_900, true), plan('yearly', 'Yea
 const OFFER: AdminOfferDto = {
   id: 1,
   name: 'Diwali',
-  code: null,
+  code: 'DIWALI10',
   discountPercent: 10,
+  discountAmountPaise: null,
   planCode: null,
   validFrom: null,
   validTill: '2026-12-01T18:30:00.000Z',
@@ -70,7 +71,7 @@ describe('/admin/subscriptions', { timeout: 20_000 }, () => {
     );
   });
 
-  it('adds an offer with the spec defaults and refuses one without a name', async () => {
+  it('adds an offer: refuses one without a name or code, sends the code, a fixed amount and IST days', async () => {
     const api = mockApi({
       'GET /api/admin/plans': { body: PLANS },
       'GET /api/admin/offers': { body: [] },
@@ -81,13 +82,66 @@ describe('/admin/subscriptions', { timeout: 20_000 }, () => {
     const form = await screen.findByRole('form', { name: 'New offer' });
     fireEvent.click(within(form).getByRole('button', { name: 'Add offer' }));
     expect(await screen.findByText('name is required')).toBeTruthy();
+    expect(screen.getByText('code must be 3 to 40 letters, digits, - or _')).toBeTruthy();
+    expect(api.called('POST', '/api/admin/offers')).toHaveLength(0);
+
     fireEvent.change(within(form).getByLabelText('Offer name'), { target: { value: 'Launch' } });
+    fireEvent.change(within(form).getByLabelText(/^Code/), { target: { value: 'launch500' } });
+    fireEvent.click(within(form).getByText('Fixed amount'));
+    fireEvent.change(within(form).getByLabelText(/^Discount \(₹\)/), { target: { value: '500' } });
+    fireEvent.change(within(form).getByLabelText('Valid from (IST)'), { target: { value: '2026-11-01' } });
+    fireEvent.change(within(form).getByLabelText(/^Valid until \(IST\)/), {
+      target: { value: '2026-11-30' },
+    });
     fireEvent.click(within(form).getByRole('button', { name: 'Add offer' }));
     await waitFor(() => expect(api.called('POST', '/api/admin/offers')).toHaveLength(1));
-    expect(api.called('POST', '/api/admin/offers')[0]?.body).toMatchObject({
+    expect(api.called('POST', '/api/admin/offers')[0]?.body).toEqual({
       name: 'Launch',
-      discountPercent: 10,
+      code: 'LAUNCH500',
+      discountAmountPaise: 50_000,
+      planCode: null,
+      // 1 Nov 00:00 IST, and the first instant after 30 Nov in IST (the whole last day is valid).
+      validFrom: '2026-10-31T18:30:00.000Z',
+      validTill: '2026-11-30T18:30:00.000Z',
       maxUsers: 50,
+      active: true,
     });
+  });
+
+  it('edits an offer (only what changed is sent) and lists its redemptions', async () => {
+    const api = mockApi({
+      'GET /api/admin/plans': { body: PLANS },
+      'GET /api/admin/offers': { body: [OFFER] },
+      'GET /api/admin/payment-gateway': { body: GATEWAY },
+      'GET /api/admin/offers/1/redemptions?pageSize=100': {
+        body: {
+          ...pageOf([
+            {
+              paymentId: 9,
+              user: { id: 4, firstName: 'Asha', lastName: 'Rao', email: 'asha@example.com' },
+              paidAt: '2026-11-20T06:00:00.000Z',
+              amountPaise: 530_894,
+              discountPaise: 49_990,
+              invoiceNumber: 'OP/26-27/00009',
+            },
+          ]),
+          offer: OFFER,
+        },
+      },
+      'PATCH /api/admin/offers/1': { body: { success: true, message: 'ok', offer: OFFER } },
+    });
+    renderAdminPage(<SubscriptionsPage />);
+    const table = await screen.findByRole('table', { name: 'Offers table' });
+    // validTill is the first instant after the offer: the last IST day shown is 1 Dec.
+    expect(within(table).getByText('Now – 01 Dec 2026')).toBeTruthy();
+    fireEvent.click(within(table).getByRole('button', { name: 'Edit DIWALI10' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit offer DIWALI10' });
+    const redemptions = await within(dialog).findByRole('table', { name: 'Redemptions' });
+    expect(within(redemptions).getByText('OP/26-27/00009')).toBeTruthy();
+    expect(within(redemptions).getByText('₹499.90')).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText(/^Max redemptions/), { target: { value: '80' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save offer' }));
+    await waitFor(() => expect(api.called('PATCH', '/api/admin/offers/1')).toHaveLength(1));
+    expect(api.called('PATCH', '/api/admin/offers/1')[0]?.body).toEqual({ maxUsers: 80 });
   });
 });

@@ -5,6 +5,9 @@ export function sampleStats(overrides: Partial<AdminStatsDto> = {}): AdminStatsD
   return {
     activeUsers: 42,
     monthlyRevenue: 12_345_678_00,
+    monthlyGrossPaise: 12_445_678_00,
+    monthlyRefundsPaise: 100_000_00,
+    monthlyGst: { cgstPaise: 94_000_00, sgstPaise: 94_000_00, igstPaise: 12_345_67 },
     totalTrades: 1234,
     winRate: 57.14,
     botRunning: true,
