@@ -88,7 +88,7 @@ describe('admin free text', () => {
       'bankName',
     ],
     ['plan name', patchPlanSchema, {}, 'name'],
-    ['offer name', offerSchema, {}, 'name'],
+    ['offer name', offerSchema, { code: 'DIWALI10' }, 'name'],
     [
       'strategy name',
       strategySchema,

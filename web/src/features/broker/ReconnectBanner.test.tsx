@@ -4,7 +4,7 @@ import { browser } from '../../lib/browser';
 import { useSessionStore } from '../../stores/session';
 import { mockApi } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
-import { EXPIRED_BROKER } from './brokerFixtures';
+import { ANGEL_FORM_FIELDS, brokerOffer, EXPIRED_BROKER } from './brokerFixtures';
 import { ReconnectBanner } from './ReconnectBanner';
 
 const EXPIRED = EXPIRED_BROKER;
@@ -52,5 +52,30 @@ describe('Reconnect banner', () => {
     renderWithProviders(<ReconnectBanner now={() => AT_0830} />);
     await waitFor(() => expect(valid.called('GET', '/api/user/broker')).toHaveLength(1));
     expect(screen.queryByText('Broker session expired')).toBeNull();
+  });
+
+  it('opens the daily login form for a broker that logs in by form, and hides once connected', async () => {
+    const angel = { ...EXPIRED, brokerType: 'angelone' as const };
+    const api = mockApi({
+      'GET /api/user/broker': { body: angel },
+      'GET /api/brokers': {
+        body: { brokers: [brokerOffer('angelone', true, { form: ANGEL_FORM_FIELDS })], egressIp: null },
+      },
+      'POST /api/user/broker/login': {
+        body: { success: true, message: 'Broker Connected', broker: { ...angel, session: 'connected' } },
+      },
+      'GET /api/auth/me': { body: null },
+    });
+    renderWithProviders(<ReconnectBanner now={() => AT_0830} />);
+    expect(await screen.findByText('Broker session expired')).toBeTruthy();
+    await waitFor(() => expect(api.called('GET', '/api/brokers')).toHaveLength(1));
+    fireEvent.click(screen.getByRole('button', { name: 'Reconnect' }));
+    expect(await screen.findByRole('dialog', { name: 'Log in to Angel One' })).toBeTruthy();
+    expect(api.called('POST', '/api/user/broker/connect')).toHaveLength(0);
+    fireEvent.change(screen.getByLabelText('Client code', { exact: false }), { target: { value: 'A1234' } });
+    fireEvent.change(screen.getByLabelText('MPIN', { exact: false }), { target: { value: '1234' } });
+    fireEvent.change(screen.getByLabelText('TOTP', { exact: false }), { target: { value: '123456' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    await waitFor(() => expect(api.called('POST', '/api/user/broker/login')).toHaveLength(1));
   });
 });

@@ -27,6 +27,7 @@ import {
 import { formatIstDateTime } from '../../lib/format';
 import { toastError, toastSuccess } from '../../lib/toast';
 import { useSubmit } from '../../lib/useSubmit';
+import { useLiveStore } from '../../live/stores';
 import { useSessionStore } from '../../stores/session';
 import { brokerApi } from '../broker/brokerApi';
 import { BrokerSetupSteps } from '../broker/BrokerSetupSteps';
@@ -211,6 +212,8 @@ export function BrokerForm() {
           submitPath={formLogin.submitPath}
           onConnected={async (response) => {
             saved.setData(response.broker);
+            // The Reconnect banner and the Trading Mode card read the connection again.
+            useLiveStore.getState().noteBrokerChange();
             await useSessionStore.getState().refreshMe();
           }}
         />
