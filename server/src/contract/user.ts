@@ -232,6 +232,8 @@ export interface PublicConfigDto {
   razorpayKeyId: string | null;
   feed: { kind: string; simulated: boolean };
   sessionMode: 'always' | 'market';
+  /** whether the visitors' demo dashboard (`GET /api/demo`, /test-dashboard) runs on this server */
+  demoAvailable: boolean;
   /** the operator's business details, from configuration (never hard-coded in the web bundle) */
   operator: {
     legalName: string;
@@ -240,6 +242,8 @@ export interface PublicConfigDto {
     gstin: string;
     supportEmail: string;
     supportPhone: string;
+    /** when support answers (SUPPORT_HOURS) */
+    supportHours: string;
   };
 }
 

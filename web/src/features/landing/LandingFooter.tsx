@@ -66,6 +66,20 @@ export function LandingFooter({ operator = null }: { operator?: OperatorDetails 
               {operator.legalName}, {operator.address}. GSTIN {operator.gstin}.
             </Text>
           )}
+          {operator && (
+            <Text size="xs" c="dimmed">
+              Support:{' '}
+              <Anchor href={`mailto:${operator.supportEmail}`} size="xs" c="dimmed">
+                {operator.supportEmail}
+              </Anchor>
+              {' · '}
+              <Anchor href={`tel:${operator.supportPhone.replace(/[^+\d]/g, '')}`} size="xs" c="dimmed">
+                {operator.supportPhone}
+              </Anchor>
+              {' · '}
+              {operator.supportHours}
+            </Text>
+          )}
         </Stack>
       </Container>
     </Box>

@@ -232,6 +232,7 @@ describe('LandingPage', () => {
             gstin: '27ABCDE1234F1Z5',
             supportEmail: 'help@acme.example',
             supportPhone: '+91 20 1234 5678',
+            supportHours: 'Monday-Saturday 10:00 AM-7:00 PM IST',
           },
         },
       },
@@ -247,6 +248,11 @@ describe('LandingPage', () => {
     expect(
       screen.getByText(/Acme Algo Pvt Ltd, 12 MG Road, Pune 411001\. GSTIN 27ABCDE1234F1Z5/),
     ).toBeTruthy();
-    expect(contact.getByText('Monday-Friday 9:00 AM-6:00 PM IST')).toBeTruthy();
+    expect(contact.getByText('Monday-Saturday 10:00 AM-7:00 PM IST')).toBeTruthy();
+    const footer = within(screen.getByRole('contentinfo'));
+    expect(footer.getByText(/Monday-Saturday 10:00 AM-7:00 PM IST/)).toBeTruthy();
+    expect(footer.getByRole('link', { name: '+91 20 1234 5678' }).getAttribute('href')).toBe(
+      'tel:+912012345678',
+    );
   });
 });
