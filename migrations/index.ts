@@ -37,6 +37,7 @@ import * as engineState from './20261124000801_engine_state';
 import * as refunds from './20261124001000_refunds';
 import * as renewalReminders from './20261124001100_renewal_reminders';
 import * as positionCheck from './20261124001200_position_check';
+import * as demoAccount from './20261125000100_demo_account';
 
 export interface NamedMigration {
   readonly name: string;
@@ -79,6 +80,7 @@ export const migrations: readonly NamedMigration[] = [
   { name: '20261124001000_refunds', ...refunds },
   { name: '20261124001100_renewal_reminders', ...renewalReminders },
   { name: '20261124001200_position_check', ...positionCheck },
+  { name: '20261125000100_demo_account', ...demoAccount },
 ];
 
 /** A Knex `MigrationSource` over the static list above. */

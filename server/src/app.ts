@@ -29,6 +29,7 @@ import { createPaymentGateway, type PaymentGateway } from './payments/gateway';
 import { startOrderReconciliation } from './payments/reconcile';
 import { startSubscriptionJobs } from './subscriptions/expiry';
 import { createTradingService, type TradingServiceOptions } from './trading/service';
+import { keepDemoAccount } from './demo/account';
 import { webApp } from './web';
 
 const RAZORPAY_API = 'https://api.razorpay.com';
@@ -210,6 +211,8 @@ export async function startServer(config: Config, overrides: StartOverrides = {}
     })());
 
   try {
+    // Before the engine starts, so its first signal already finds the demo account (or its bot already off).
+    await keepDemoAccount({ deps });
     await trading.start();
   } catch (err) {
     await close();

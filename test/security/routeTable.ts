@@ -28,6 +28,9 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   'POST /api/payment/webhook',
   // the brokers on offer and the server's egress IP, shown before sign-in
   'GET /api/brokers',
+  // the visitors' demo dashboard: the demo account's paper trades on the simulated market (rate-limited per IP)
+  'GET /api/demo',
+  'GET /api/demo/candles',
 ]);
 
 /** The admin calls of spec §7 that live outside /api/admin/. */

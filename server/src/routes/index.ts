@@ -23,6 +23,7 @@ import { brokerPostbacksRouter } from './broker-postbacks/router';
 import type { KitePostbackHub } from '../brokers/zerodha/postbacks';
 import type { ZerodhaModule } from '../brokers/zerodha';
 import { brokerRouter } from './broker/router';
+import { demoRouter } from './demo/router';
 import { brokerRegistryFromConfig, type BrokerRegistry } from '../brokers/registry';
 
 /** Services the routers use that app.ts may supply; the defaults work without them. */
@@ -65,6 +66,7 @@ export function apiRouter(deps: Deps, startedAt: number, options: ApiOptions = {
     pingRouter(),
     brokerPostbacksRouter(kitePostbacks),
     brokerRouter(deps, { registry, hooks: trading }),
+    demoRouter(deps),
   ]) {
     api.use(resource.routes(), resource.allowedMethods());
   }
