@@ -24,6 +24,7 @@ import type { KitePostbackHub } from '../brokers/zerodha/postbacks';
 import type { ZerodhaModule } from '../brokers/zerodha';
 import { brokerRouter } from './broker/router';
 import { demoRouter } from './demo/router';
+import { legalRouter } from './legal/router';
 import { brokerRegistryFromConfig, type BrokerRegistry } from '../brokers/registry';
 
 /** Services the routers use that app.ts may supply; the defaults work without them. */
@@ -67,6 +68,7 @@ export function apiRouter(deps: Deps, startedAt: number, options: ApiOptions = {
     brokerPostbacksRouter(kitePostbacks),
     brokerRouter(deps, { registry, hooks: trading }),
     demoRouter(deps),
+    legalRouter(deps),
   ]) {
     api.use(resource.routes(), resource.allowedMethods());
   }
