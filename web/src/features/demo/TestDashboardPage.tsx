@@ -83,7 +83,7 @@ function DemoFigures({ demo }: { demo: DemoDashboardDto }) {
           {formatPnl(stats.todayPnl)}
         </Text>
       </Figure>
-      <Figure title="Total Trades" footer={`Win rate ${stats.winRate.toFixed(1)}%`}>
+      <Figure title="Closed Trades" footer={`Win rate ${stats.winRate.toFixed(1)}%`}>
         <Text size="xl" fw={700}>
           {stats.totalTrades}
         </Text>
@@ -127,7 +127,7 @@ function DemoMarket({ demo, candles }: { demo: DemoDashboardDto; candles: DemoDa
               <LabeledValue label="Low" value={formatPoints(tick.low)} />
             </SimpleGrid>
             <Text size="xs" c="dimmed">
-              Last updated: {formatIstTime(tick.timestamp)} IST
+              Last updated: {formatIstTime(tick.timestamp)}
             </Text>
           </>
         ) : (
