@@ -9,6 +9,7 @@ import {
   findUserById,
   insertSubscription,
   insertUser,
+  isUniqueViolation,
   saveTradingSettings,
   saveUserSettings,
   updateUser,
@@ -41,16 +42,26 @@ export async function findDemoAccountId(db: Db): Promise<number | null> {
 export async function keepDemoAccount(props: {
   deps: Pick<Deps, 'db' | 'clock' | 'config' | 'logger'>;
 }): Promise<number | null> {
-  const { deps } = props;
+  try {
+    return await keepOnce(props.deps);
+  } catch (err) {
+    // Another process sharing the database created it at the same moment: keep theirs.
+    if (!isUniqueViolation(err)) throw err;
+    return keepOnce(props.deps);
+  }
+}
+
+async function keepOnce(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'logger'>): Promise<number | null> {
   const db = deps.db.knex;
   const now = deps.clock.now();
-  const existing = await findDemoAccountId(db);
   if (deps.config.demo !== 'on') {
+    const existing = await findDemoAccountId(db);
     if (existing !== null) await saveTradingSettings(db, existing, { bot_enabled: false }, now);
     return null;
   }
   return db.transaction(async (trx) => {
-    let id = existing;
+    // Looked up inside the transaction, so two starts at once cannot both decide to create one.
+    let id = await findDemoAccountId(trx);
     if (id === null) {
       // Someone may have signed up with the address before this server kept a demo account: never take theirs.
       const email = (await findUserByEmail(trx, DEMO_EMAIL))

@@ -5,7 +5,7 @@ import type { AdminUsersResponse, DemoDashboardDto, DemoResponse, TradeDto } fro
 import { DEMO_EMAIL, findDemoAccountId, keepDemoAccount } from '../../demo/account';
 import { SNAPSHOT_TTL_MS } from '../../demo/dashboard';
 import { findUserById, getTradingSettings, insertTrade, type NewTrade } from '../../db';
-import { testDialects } from '../../db/testing';
+import { openTestDatabase, testDialects } from '../../db/testing';
 import { registerTrader, signInFirstAdmin, type Caller } from '../../testing/admin';
 import { mintToken } from '../../testing/accounts';
 import { assertNoSecrets, startTestServer, type TestServer } from '../../testing/server';
@@ -263,10 +263,10 @@ describe.each(testDialects())('the visitors demo (%s)', (dialect) => {
   });
 });
 
-describe('keeping the demo account across restarts and settings', () => {
+describe.each(testDialects())('keeping the demo account across restarts and settings (%s)', (dialect) => {
   let t: TestServer;
   beforeAll(async () => {
-    t = await startTestServer({ env: { DEMO_ACCOUNT: 'true' } });
+    t = await startTestServer({ dialect, env: { DEMO_ACCOUNT: 'true' } });
   });
   afterAll(async () => {
     await t.close();
@@ -287,6 +287,20 @@ describe('keeping the demo account across restarts and settings', () => {
       const answer = await keepDemoAccount({ deps });
       expect(answer).toBe(id);
       expect((await getTradingSettings(db, id ?? 0, t.clock.now())).bot_enabled).toBe(true);
+    }
+  });
+
+  it('creates one demo account when two starts keep it at the same time', async () => {
+    const database = await openTestDatabase(dialect);
+    try {
+      const deps = { ...t.server.deps, db: database.db };
+      const [a, b] = await Promise.all([keepDemoAccount({ deps }), keepDemoAccount({ deps })]);
+      expect(a).not.toBeNull();
+      expect(b).toBe(a);
+      const rows = (await database.db.knex('users').where({ is_demo: true }).select('id')) as unknown[];
+      expect(rows).toHaveLength(1);
+    } finally {
+      await database.cleanup();
     }
   });
 
