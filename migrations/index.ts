@@ -37,6 +37,7 @@ import * as engineState from './20261124000801_engine_state';
 import * as refunds from './20261124001000_refunds';
 import * as renewalReminders from './20261124001100_renewal_reminders';
 import * as positionCheck from './20261124001200_position_check';
+import * as demoAccount from './20261125000100_demo_account';
 import * as offerRedemptions from './20261125000100_offer_redemptions';
 import * as brokerIpBlock from './20261125090100_broker_ip_block';
 
@@ -81,6 +82,7 @@ export const migrations: readonly NamedMigration[] = [
   { name: '20261124001000_refunds', ...refunds },
   { name: '20261124001100_renewal_reminders', ...renewalReminders },
   { name: '20261124001200_position_check', ...positionCheck },
+  { name: '20261125000100_demo_account', ...demoAccount },
   { name: '20261125000100_offer_redemptions', ...offerRedemptions },
   { name: '20261125090100_broker_ip_block', ...brokerIpBlock },
 ];

@@ -111,8 +111,14 @@ describe('HTTP app', () => {
       razorpayKeyId: null,
       feed: { kind: 'sim', simulated: true },
       sessionMode: 'always',
+      // NODE_ENV=test leaves the visitors' demo off unless DEMO_ACCOUNT asks for it.
+      demoAvailable: false,
       // The operator's public business details (issue 11), never a secret.
-      operator: expect.objectContaining({ legalName: expect.any(String), supportEmail: expect.any(String) }),
+      operator: expect.objectContaining({
+        legalName: expect.any(String),
+        supportEmail: expect.any(String),
+        supportHours: expect.any(String),
+      }),
     });
   });
 

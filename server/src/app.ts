@@ -6,7 +6,7 @@ import Koa from 'koa';
 import { bodyParser } from '@koa/bodyparser';
 import helmet from 'koa-helmet';
 import { Server as SocketServer } from 'socket.io';
-import type { Config } from './config';
+import { assertProductionReady, type Config } from './config';
 import { createLogger, type Logger } from './logger';
 import { checkDatabase, closeDatabase, migrateLatest, openDatabase, type Database } from './db';
 import { loadOrCreateJwtKey } from './crypto';
@@ -29,6 +29,7 @@ import { createPaymentGateway, type PaymentGateway } from './payments/gateway';
 import { startOrderReconciliation } from './payments/reconcile';
 import { startSubscriptionJobs } from './subscriptions/expiry';
 import { createTradingService, type TradingServiceOptions } from './trading/service';
+import { keepDemoAccount } from './demo/account';
 import { webApp } from './web';
 
 const RAZORPAY_API = 'https://api.razorpay.com';
@@ -121,6 +122,8 @@ export interface RunningServer {
 
 /** Opens and migrates the database, then listens on config.host:config.port (0 = any free port). */
 export async function startServer(config: Config, overrides: StartOverrides = {}): Promise<RunningServer> {
+  // main.ts checks this too (for a clean message); here it covers every other way of booting production.
+  assertProductionReady(config);
   const logger = overrides.logger ?? createLogger({ level: config.logLevel });
   const clock = overrides.clock ?? systemClock;
   const ownsDb = overrides.db === undefined;
@@ -208,6 +211,8 @@ export async function startServer(config: Config, overrides: StartOverrides = {}
     })());
 
   try {
+    // Before the engine starts, so its first signal already finds the demo account (or its bot already off).
+    await keepDemoAccount({ deps });
     await trading.start();
   } catch (err) {
     await close();

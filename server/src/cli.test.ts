@@ -46,6 +46,27 @@ describe('scripts/start.mjs', { timeout: 120_000 }, () => {
     expect(result.stderr).toContain('Invalid configuration');
   });
 
+  it('refuses NODE_ENV=production on the placeholder operator details, naming each variable', () => {
+    const result = spawnSync(process.execPath, ['scripts/start.mjs', '--skip-web-build'], {
+      cwd: ROOT,
+      env: { ...baseEnv(tempDir()), NODE_ENV: 'production', SUPPORT_PHONE: '+91 22 5555 0101' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(result.status).toBe(1);
+    for (const name of [
+      'OPERATOR_LEGAL_NAME',
+      'OPERATOR_ADDRESS',
+      'OPERATOR_GSTIN',
+      'SUPPORT_EMAIL',
+      'SUPPORT_HOURS',
+    ]) {
+      expect(result.stderr).toContain(`${name}: must be set for NODE_ENV=production`);
+    }
+    // The one the operator did set is not named.
+    expect(result.stderr).not.toContain('SUPPORT_PHONE');
+  });
+
   it('builds, migrates, serves and shuts down gracefully on SIGTERM', async () => {
     const dataDir = tempDir();
     const child = spawn(process.execPath, ['scripts/start.mjs', '--skip-web-build'], {

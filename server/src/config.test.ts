@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, parseDurationMs, publicConfig } from './config';
+import {
+  assertProductionReady,
+  ConfigError,
+  loadConfig,
+  OPERATOR_PLACEHOLDERS,
+  parseDurationMs,
+  publicConfig,
+} from './config';
+import { PRODUCTION_OPERATOR_ENV } from './testing/operator';
 
 describe('loadConfig', () => {
   it('runs on defaults with no environment at all', () => {
@@ -126,6 +134,7 @@ describe('publicConfig', () => {
     });
     const pub = publicConfig(config);
     expect(Object.keys(pub).sort()).toEqual([
+      'demoAvailable',
       'feed',
       'operator',
       'paymentTestMode',
@@ -169,11 +178,92 @@ describe('operator details', () => {
       gstin: '27ABCDE1234F1Z5',
       supportEmail: 'help@acme.example',
       supportPhone: '+91 20 1234 5678',
+      supportHours: 'Monday-Friday 9:00 AM-6:00 PM IST',
     });
+    expect(loadConfig({ SUPPORT_HOURS: ' Mon-Sat 10 AM-7 PM IST ' }).operator.supportHours).toBe(
+      'Mon-Sat 10 AM-7 PM IST',
+    );
   });
 
   it('names the variable when a value is invalid', () => {
     expect(() => loadConfig({ OPERATOR_GSTIN: 'nope' })).toThrow(/OPERATOR_GSTIN/);
     expect(() => loadConfig({ OPERATOR_STATE_CODE: 'KA' })).toThrow(/OPERATOR_STATE_CODE/);
+    expect(() => loadConfig({ SUPPORT_HOURS: 'x' })).toThrow(/SUPPORT_HOURS: /);
+  });
+});
+
+describe('production and the operator placeholders', () => {
+  const EVERY_VARIABLE = [
+    'OPERATOR_LEGAL_NAME',
+    'OPERATOR_ADDRESS',
+    'OPERATOR_GSTIN',
+    'SUPPORT_EMAIL',
+    'SUPPORT_PHONE',
+    'SUPPORT_HOURS',
+  ];
+
+  const refusal = (env: Record<string, string>) => {
+    try {
+      assertProductionReady(loadConfig({ NODE_ENV: 'production', ...env }));
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      return (err as Error).message;
+    }
+    return null;
+  };
+
+  it('refuses to start on the defaults, naming each placeholder variable', () => {
+    const message = refusal({});
+    expect(message).toMatch(/placeholders/);
+    for (const name of EVERY_VARIABLE) expect(message).toMatch(new RegExp(`^  ${name}: `, 'm'));
+  });
+
+  it('refuses a variable set to its placeholder value, and names only what is missing', () => {
+    const message = refusal({
+      ...PRODUCTION_OPERATOR_ENV,
+      SUPPORT_EMAIL: OPERATOR_PLACEHOLDERS.SUPPORT_EMAIL.toUpperCase(),
+      SUPPORT_HOURS: '',
+    });
+    expect(message).toMatch(/^ {2}SUPPORT_EMAIL: /m);
+    expect(message).toMatch(/^ {2}SUPPORT_HOURS: /m);
+    for (const name of EVERY_VARIABLE.filter((n) => n !== 'SUPPORT_EMAIL' && n !== 'SUPPORT_HOURS')) {
+      expect(message).not.toContain(name);
+    }
+  });
+
+  it("names a state code that contradicts the GSTIN's", () => {
+    expect(refusal({ ...PRODUCTION_OPERATOR_ENV, OPERATOR_STATE_CODE: '29' })).toMatch(
+      /OPERATOR_STATE_CODE: must be the state code of OPERATOR_GSTIN \(27\)/,
+    );
+  });
+
+  it("starts with the operator's own details, even hours worded like the default", () => {
+    expect(
+      refusal({ ...PRODUCTION_OPERATOR_ENV, SUPPORT_HOURS: OPERATOR_PLACEHOLDERS.SUPPORT_HOURS }),
+    ).toBeNull();
+    expect(loadConfig({ NODE_ENV: 'production', ...PRODUCTION_OPERATOR_ENV }).operatorPlaceholders).toEqual(
+      [],
+    );
+  });
+
+  it('lets development and test run on the placeholders', () => {
+    expect(() => assertProductionReady(loadConfig({}))).not.toThrow();
+    expect(() => assertProductionReady(loadConfig({ NODE_ENV: 'test' }))).not.toThrow();
+    expect(loadConfig({}).operatorPlaceholders).toEqual(EVERY_VARIABLE);
+  });
+});
+
+describe('the visitors demo', () => {
+  it('is on by default, off under NODE_ENV=test unless asked for, and never with a live broker feed', () => {
+    expect(loadConfig({}).demo).toBe('on');
+    expect(loadConfig({ FEED: 'replay:/tmp/day.csv' }).demo).toBe('on');
+    expect(loadConfig({ NODE_ENV: 'test' }).demo).toBe('off');
+    expect(loadConfig({ NODE_ENV: 'test', DEMO_ACCOUNT: 'true' }).demo).toBe('on');
+    expect(loadConfig({ DEMO_ACCOUNT: 'false' }).demo).toBe('off');
+    expect(loadConfig({ FEED: 'kite', FEED_ACCOUNT: 'op@example.com' }).demo).toBe('live_feed');
+    expect(publicConfig(loadConfig({ FEED: 'kite', FEED_ACCOUNT: 'op@example.com' })).demoAvailable).toBe(
+      false,
+    );
+    expect(() => loadConfig({ DEMO_ACCOUNT: 'sometimes' })).toThrow(/DEMO_ACCOUNT: /);
   });
 });

@@ -79,6 +79,33 @@ const url = (protocols: RegExp, hint: string) =>
 const BROKER_FEEDS = brokerFeeds(BROKER_DEFINITIONS);
 const FEED_CHOICES = ['sim', 'replay:<file>', ...Object.keys(BROKER_FEEDS)];
 
+/**
+ * The operator's details as shipped: placeholders that let `npm start` run for a demo, and that production refuses
+ * (`assertProductionReady`). Support hours have no placeholder text of their own (the spec's hours are a plausible
+ * real value), so SUPPORT_HOURS counts as a placeholder while it is unset.
+ */
+export const OPERATOR_PLACEHOLDERS = {
+  OPERATOR_LEGAL_NAME: 'OptionPilot Demo (placeholder name)',
+  OPERATOR_ADDRESS: 'Placeholder address, 1 Demo Street, Bengaluru 560001, Karnataka',
+  OPERATOR_GSTIN: '29AAAAA0000A1Z5',
+  SUPPORT_EMAIL: 'support@optionpilot.example',
+  SUPPORT_PHONE: '+91 80 0000 0000',
+  SUPPORT_HOURS: 'Monday-Friday 9:00 AM-6:00 PM IST',
+} as const;
+
+export type OperatorVariable = keyof typeof OPERATOR_PLACEHOLDERS;
+
+/** What each operator variable is, for the message that names the ones production still lacks. */
+const OPERATOR_VARIABLE_MEANING: Record<OperatorVariable, string> = {
+  OPERATOR_LEGAL_NAME: 'the registered (legal) name printed on invoices and pages',
+  OPERATOR_ADDRESS: 'the registered postal address printed on invoices and the footer',
+  OPERATOR_GSTIN: "the operator's GSTIN printed on tax invoices",
+  SUPPORT_EMAIL: 'the support e-mail shown on the landing page, footer and invoices',
+  SUPPORT_PHONE: 'the support phone shown on the landing page, footer and invoices',
+  SUPPORT_HOURS:
+    'the support hours shown on the landing page and footer, e.g. "Monday-Saturday 9:00 AM-7:00 PM IST"',
+};
+
 export const envSchema = z.object({
   /** `production` turns off developer conveniences; `test` is set by Vitest. */
   NODE_ENV: z
@@ -151,6 +178,15 @@ export const envSchema = z.object({
   SIM_SEED: optional(z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number')),
   /** `always`: every moment counts as in-session (a demo that works at night); `market`: the real IST calendar. */
   SIM_SESSION: z.enum(['always', 'market'], { error: 'must be always or market' }).default('always'),
+  /**
+   * The visitors' demo at /test-dashboard: a paper-trading demo account the server keeps (bot on, excluded from
+   * customer lists, counts and revenue), traded by the engine like any subscriber and shown read-only through
+   * `GET /api/demo`. Default: on unless NODE_ENV=test. With a live broker feed (FEED=kite/upstox) the demo is off
+   * whatever this says: paper results on the real market would read as a track record.
+   */
+  DEMO_ACCOUNT: optional(
+    z.enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' }),
+  ),
   /** Least time between two `market:tick` (and forming `market:candle`) pushes, in real ms; ticks in between are
    * coalesced to the newest. 250 = at most 4 per second, whatever SIM_SPEED makes the feed tick at. */
   TICK_BROADCAST_MS: z.coerce
@@ -187,14 +223,14 @@ export const envSchema = z.object({
     .trim()
     .min(2, 'must be the legal name')
     .max(200)
-    .default('OptionPilot Demo (placeholder name)'),
+    .default(OPERATOR_PLACEHOLDERS.OPERATOR_LEGAL_NAME),
   /** The operator's registered address, one line (commas separate the parts). Placeholder by default. */
   OPERATOR_ADDRESS: z
     .string()
     .trim()
     .min(5, 'must be a postal address')
     .max(300)
-    .default('Placeholder address, 1 Demo Street, Bengaluru 560001, Karnataka'),
+    .default(OPERATOR_PLACEHOLDERS.OPERATOR_ADDRESS),
   /** GST state code (two digits, e.g. 29 Karnataka) of the operator's registration: decides CGST+SGST or IGST. */
   OPERATOR_STATE_CODE: z
     .string()
@@ -206,7 +242,7 @@ export const envSchema = z.object({
     z
       .string()
       .regex(/^\d{2}[A-Z0-9]{10}[1-9A-Z]Z[0-9A-Z]$/, 'must be a 15-character GSTIN such as 29ABCDE1234F1Z5')
-      .default('29AAAAA0000A1Z5'),
+      .default(OPERATOR_PLACEHOLDERS.OPERATOR_GSTIN),
   ),
   /** Support e-mail shown on the landing page, footer, e-mails and invoices. Placeholder by default. */
   SUPPORT_EMAIL: z
@@ -214,13 +250,24 @@ export const envSchema = z.object({
     .trim()
     .toLowerCase()
     .email('must be an e-mail address')
-    .default('support@optionpilot.example'),
+    .default(OPERATOR_PLACEHOLDERS.SUPPORT_EMAIL),
   /** Support phone shown on the landing page, footer and invoices. Placeholder by default. */
   SUPPORT_PHONE: z
     .string()
     .trim()
     .regex(/^\+?[\d ()-]{6,20}$/, 'must be a phone number such as +91 80 0000 0000')
-    .default('+91 80 0000 0000'),
+    .default(OPERATOR_PLACEHOLDERS.SUPPORT_PHONE),
+  /** When support answers, one line, shown beside the support contacts on the landing page and footer. The
+   * default is the spec's hours; production refuses to start until the operator sets it (even to the same words). */
+  SUPPORT_HOURS: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .trim()
+      .min(5, 'must say when support answers, e.g. "Monday-Friday 9:00 AM-6:00 PM IST"')
+      .max(120, 'must be at most 120 characters')
+      .default(OPERATOR_PLACEHOLDERS.SUPPORT_HOURS),
+  ),
   /** SAC (services accounting code) printed on invoices; 997331 is commonly used for SaaS. */
   INVOICE_SAC: z
     .string()
@@ -289,6 +336,13 @@ export interface Config {
   version: string;
   /** the operator's business details (invoices, landing page, e-mails) */
   operator: OperatorDetails;
+  /** operator variables still unset or at their placeholder value (production refuses to start with any) */
+  operatorPlaceholders: readonly OperatorVariable[];
+  /**
+   * the visitors' demo account: `on`, `off` (DEMO_ACCOUNT=false, or NODE_ENV=test by default) or `live_feed`
+   * (hidden because the feed carries the real market)
+   */
+  demo: 'on' | 'off' | 'live_feed';
   /** where each registered broker is reached (`<BROKER>_*` variables) */
   brokerEndpoints: Partial<Record<BrokerType, BrokerEndpoints>>;
   /** EGRESS_IP: the static IP traders whitelist at their broker; undefined when not configured */
@@ -303,6 +357,7 @@ export interface OperatorDetails {
   gstin: string;
   supportEmail: string;
   supportPhone: string;
+  supportHours: string;
   sac: string;
   invoicePrefix: string;
 }
@@ -332,6 +387,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       `Invalid configuration:\n  FEED_ACCOUNT: FEED=${e.FEED} needs the e-mail of the account whose ${BROKER_LABELS[feedBroker]} session streams the market`,
     );
   }
+  const liveFeed = feedBroker !== undefined;
+  const demoWanted =
+    e.DEMO_ACCOUNT === undefined ? e.NODE_ENV !== 'test' : ['true', '1', 'yes'].includes(e.DEMO_ACCOUNT);
   const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
   return {
     nodeEnv: e.NODE_ENV,
@@ -381,12 +439,52 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       gstin: e.OPERATOR_GSTIN,
       supportEmail: e.SUPPORT_EMAIL,
       supportPhone: e.SUPPORT_PHONE,
+      supportHours: e.SUPPORT_HOURS,
       sac: e.INVOICE_SAC,
       invoicePrefix: e.INVOICE_PREFIX,
     },
+    operatorPlaceholders: operatorPlaceholdersOf(env, e),
+    demo: !demoWanted ? 'off' : liveFeed ? 'live_feed' : 'on',
     brokerEndpoints: brokerEndpointsOf(BROKER_DEFINITIONS, e),
     egressIp: e.EGRESS_IP,
   };
+}
+
+/** The operator variables that are unset, or set to the placeholder they ship with (compared once normalised). */
+function operatorPlaceholdersOf(
+  env: Record<string, string | undefined>,
+  parsed: z.output<typeof envSchema>,
+): OperatorVariable[] {
+  const unset = (name: OperatorVariable) => (env[name] ?? '').trim() === '';
+  const placeholder = (name: Exclude<OperatorVariable, 'SUPPORT_HOURS'>) =>
+    unset(name) || parsed[name] === OPERATOR_PLACEHOLDERS[name];
+  return [
+    ...(
+      ['OPERATOR_LEGAL_NAME', 'OPERATOR_ADDRESS', 'OPERATOR_GSTIN', 'SUPPORT_EMAIL', 'SUPPORT_PHONE'] as const
+    ).filter(placeholder),
+    ...(unset('SUPPORT_HOURS') ? (['SUPPORT_HOURS'] as const) : []),
+  ];
+}
+
+/**
+ * Production must not print placeholders on tax invoices and pages: throws a ConfigError naming every operator
+ * variable still at its placeholder (and a state code that contradicts the GSTIN). Other modes pass.
+ */
+export function assertProductionReady(config: Config): void {
+  if (config.nodeEnv !== 'production') return;
+  const lines = config.operatorPlaceholders.map(
+    (name) => `  ${name}: must be set for NODE_ENV=production: ${OPERATOR_VARIABLE_MEANING[name]}`,
+  );
+  const { gstin, stateCode } = config.operator;
+  if (!config.operatorPlaceholders.includes('OPERATOR_GSTIN') && !gstin.startsWith(stateCode)) {
+    lines.push(
+      `  OPERATOR_STATE_CODE: must be the state code of OPERATOR_GSTIN (${gstin.slice(0, 2)}), not ${stateCode}`,
+    );
+  }
+  if (lines.length === 0) return;
+  throw new ConfigError(
+    `Invalid configuration: the operator's details are still placeholders; set them before starting in production:\n${lines.join('\n')}`,
+  );
 }
 
 /** The explicit list of settings the browser may see (`GET /api/config`); nothing else of Config leaves the server. */
@@ -397,6 +495,7 @@ export function publicConfig(config: Config): PublicConfigDto {
     razorpayKeyId: config.razorpay?.keyId ?? null,
     feed: { kind: config.feed.split(':')[0] ?? config.feed, simulated: config.feed === 'sim' },
     sessionMode: config.simSession,
+    demoAvailable: config.demo === 'on',
     operator: operatorPublicDetails(config.operator),
   };
 }
@@ -410,5 +509,6 @@ export function operatorPublicDetails(operator: OperatorDetails): PublicConfigDt
     gstin: operator.gstin,
     supportEmail: operator.supportEmail,
     supportPhone: operator.supportPhone,
+    supportHours: operator.supportHours,
   };
 }

@@ -1,12 +1,17 @@
 // Process entry (bundled to server/dist/main.js): config → database (migrated) → listen → graceful shutdown.
-import { ConfigError, loadConfig, type Config } from './config';
+import { assertProductionReady, ConfigError, loadConfig, type Config } from './config';
 import { startServer } from './app';
 import { createLogger } from './logger';
 
-/** The validated configuration, or exit 1 with the message naming each invalid variable. */
+/**
+ * The validated configuration, or exit 1 with the message naming each invalid variable (in production, also each
+ * operator detail still at its placeholder).
+ */
 function configOrExit(): Config {
   try {
-    return loadConfig();
+    const config = loadConfig();
+    assertProductionReady(config);
+    return config;
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     process.stderr.write(`${err.message}\n`);

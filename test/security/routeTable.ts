@@ -28,6 +28,12 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   'POST /api/payment/webhook',
   // the brokers on offer and the server's egress IP, shown before sign-in
   'GET /api/brokers',
+  // the visitors' demo dashboard: the demo account's paper trades on the simulated market (rate-limited per IP)
+  'GET /api/demo',
+  'GET /api/demo/candles',
+  // the Terms of Service and Privacy Policy the sign-up form links to
+  'GET /api/legal/terms',
+  'GET /api/legal/privacy',
 ]);
 
 /** The admin calls of spec §7 that live outside /api/admin/. */

@@ -236,6 +236,8 @@ export interface PublicConfigDto {
   razorpayKeyId: string | null;
   feed: { kind: string; simulated: boolean };
   sessionMode: 'always' | 'market';
+  /** whether the visitors' demo dashboard (`GET /api/demo`, /test-dashboard) runs on this server */
+  demoAvailable: boolean;
   /** the operator's business details, from configuration (never hard-coded in the web bundle) */
   operator: {
     legalName: string;
@@ -244,6 +246,8 @@ export interface PublicConfigDto {
     gstin: string;
     supportEmail: string;
     supportPhone: string;
+    /** when support answers (SUPPORT_HOURS) */
+    supportHours: string;
   };
 }
 

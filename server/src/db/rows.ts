@@ -23,6 +23,8 @@ export interface UserRow {
   last_active_at: number | null;
   password_changed_at: number | null;
   disabled_at: number | null;
+  /** the visitors' demo account: traded on paper, shown read-only at /test-dashboard, never signed in */
+  is_demo: boolean;
 }
 
 export interface SessionRow {

@@ -21,6 +21,8 @@ import { upiRouter } from './upi/router';
 import { createPaymentGateway, type PaymentGateway } from '../payments/gateway';
 import { brokerPostbacksRouter } from './broker-postbacks/router';
 import { brokerRouter } from './broker/router';
+import { demoRouter } from './demo/router';
+import { legalRouter } from './legal/router';
 import { brokerRegistryFromConfig, type BrokerRegistry } from '../brokers/registry';
 
 /** Services the routers use that app.ts may supply; the defaults work without them. */
@@ -57,6 +59,8 @@ export function apiRouter(deps: Deps, startedAt: number, options: ApiOptions = {
     pingRouter(),
     brokerPostbacksRouter((type) => registry.get(type)),
     brokerRouter(deps, { registry, hooks: trading }),
+    demoRouter(deps),
+    legalRouter(deps),
   ]) {
     api.use(resource.routes(), resource.allowedMethods());
   }

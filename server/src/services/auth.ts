@@ -89,7 +89,8 @@ export async function login(props: {
   const passwordOk = user
     ? await deps.passwords.verify(user.password_hash, input.password)
     : (await deps.passwords.verifyDummy(input.password), false);
-  if (!user || !passwordOk) {
+  // The demo account is never signed in, whatever password it might have been given (demo/account.ts).
+  if (!user || !passwordOk || user.is_demo) {
     const log = await recordAudit({
       db: deps.db.knex,
       deps,

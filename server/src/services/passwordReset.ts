@@ -43,7 +43,8 @@ export async function requestPasswordReset(props: {
 
   const response: PasswordResetRequestResponse = { success: true, message: RESET_REQUESTED_MESSAGE };
   const user = await findUserByEmail(deps.db.knex, input.email);
-  if (!user || user.disabled_at !== null) return response;
+  // The demo account takes no password (demo/account.ts): the same neutral answer, and no link.
+  if (!user || user.disabled_at !== null || user.is_demo) return response;
 
   const token = randomBytes(32).toString('base64url');
   const now = deps.clock.now();

@@ -66,7 +66,8 @@ export async function authenticateToken(props: {
   const found = await findActiveSession(deps.db.knex, claims.sessionId, now);
   if (!found || found.session.user_id !== claims.userId) throw new AppError('session_expired');
   const { session, user } = found;
-  if (user.disabled_at !== null) throw new AppError('session_expired');
+  // No session of the demo account is ever honoured: visitors read it through GET /api/demo only.
+  if (user.disabled_at !== null || user.is_demo) throw new AppError('session_expired');
   if (user.last_active_at === null || now - user.last_active_at >= ACTIVITY_WRITE_INTERVAL_MS) {
     await touchUserActivity(deps.db.knex, user.id, now);
     user.last_active_at = now;

@@ -26,7 +26,7 @@ const trade = {
   closed_at: null,
 } as unknown as TradeRow;
 
-function harness() {
+function harness(owner: Partial<UserRow> = {}) {
   const sent: { room: string; event: string; payload: unknown }[] = [];
   const publisher = {
     toUser: (userId: number, event: string, payload: unknown) =>
@@ -50,7 +50,7 @@ function harness() {
     releaseSignal: (id) => released.push(`signal ${id}`),
   };
   const ownerOf = () =>
-    Promise.resolve({ id: 3, first_name: 'A', last_name: 'B', email: 'a@b.c' } as UserRow);
+    Promise.resolve({ id: 3, first_name: 'A', last_name: 'B', email: 'a@b.c', ...owner } as UserRow);
   const userChanged = vi.fn(() => Promise.resolve());
   const tradingSwitched = vi.fn(() => Promise.resolve());
   const positionsChecked = vi.fn(() => Promise.resolve());
@@ -84,6 +84,13 @@ describe('createEventPublisher', () => {
       'admins admin:log',
     ]);
     expect(h.sent[1]?.payload).toMatchObject({ id: 7, user: { email: 'a@b.c' } });
+  });
+
+  it('keeps the demo account’s trades off the admins’ trade views, but logs them', async () => {
+    const h = harness({ is_demo: true });
+    h.publish({ kind: 'trade-opened', tradeId: '7', trade: {} } as RuntimeEvent);
+    await vi.waitFor(() => expect(h.userChanged).toHaveBeenCalledWith(3));
+    expect(h.sent.map((s) => `${s.room} ${s.event}`)).toEqual(['user-3 user:trade', 'admins admin:log']);
   });
 
   it('sends an open trade’s mark-to-market P&L to its owner only, and admins only a moved stop', () => {

@@ -44,7 +44,9 @@ export function createEventPublisher(options: EventPublisherOptions): (event: Ru
     if (trade === undefined) return;
     publisher.toUser(trade.user_id, 'user:trade', presentTrade(trade));
     const user = await owner(trade.user_id);
-    if (user !== undefined) publisher.toAdmins('admin:trade', presentAdminTrade(trade, user));
+    // The visitors' demo account is no customer: its trades stay off the admins' trade views (its log rows go out).
+    if (user !== undefined && !user.is_demo)
+      publisher.toAdmins('admin:trade', presentAdminTrade(trade, user));
     const logRow = rows.log(tradeId);
     if (logRow !== undefined) publisher.toAdmins('admin:log', presentLog(logRow));
     if (closed) {
@@ -79,7 +81,9 @@ export function createEventPublisher(options: EventPublisherOptions): (event: Ru
         publisher.toUser(trade.user_id, 'user:trade', presentTrade(trade, event.markPnl));
         if (event.stopMoved) {
           const user = owners.get(trade.user_id);
-          if (user !== undefined) publisher.toAdmins('admin:trade', presentAdminTrade(trade, user));
+          if (user !== undefined && !user.is_demo) {
+            publisher.toAdmins('admin:trade', presentAdminTrade(trade, user));
+          }
         }
         return;
       }

@@ -8,7 +8,8 @@
 //
 // Environment (all optional): PORT (3917), DATA_DIR (default: a new temporary directory, removed on exit),
 // SIM_SPEED (300: a one-minute candle closes every 0.2 s), SIM_SEED (20240601), SIM_SESSION (always),
-// LOG_LEVEL (warn), REGISTER_LIMIT_PER_IP (0 = off). Payment, mail, database and broker settings are cleared so the
+// LOG_LEVEL (warn), REGISTER_LIMIT_PER_IP (0 = off), the OPERATOR_* / SUPPORT_* details (a made-up operator, since
+// production refuses the placeholders). Payment, mail, database and broker settings are cleared so the
 // product runs in its test modes on the simulated market, unless a spec names a fake (E2E_* below).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -44,6 +45,14 @@ const env = {
   REGISTER_LIMIT_PER_IP: process.env.REGISTER_LIMIT_PER_IP || '0',
   // NODE_ENV=production alone hides reset links when no SMTP is set; the reset pages' tests read the link.
   RESET_LINK_IN_RESPONSE: 'true',
+  // Production refuses to start on the placeholder operator details: a made-up operator (reserved example domain).
+  OPERATOR_LEGAL_NAME: 'Acme Algo Technologies Pvt Ltd',
+  OPERATOR_ADDRESS: '12 MG Road, Pune 411001, Maharashtra',
+  OPERATOR_STATE_CODE: '27',
+  OPERATOR_GSTIN: '27ABCDE1234F1Z5',
+  SUPPORT_EMAIL: 'help@acme-algo.example',
+  SUPPORT_PHONE: '+91 20 4000 1234',
+  SUPPORT_HOURS: 'Monday-Saturday 9:00 AM-7:00 PM IST',
 };
 // Test modes: reset links come back in the API response, payments are signed by the server's test secret, and the
 // database is SQLite inside DATA_DIR. A developer's shell settings must not leak into the run.

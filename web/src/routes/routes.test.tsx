@@ -122,10 +122,9 @@ describe('route guards (spec §2 route table)', () => {
   describe('/dev-dashboard', () => {
     it('sends visitors to the demo at /test-dashboard', async () => {
       signInAs('visitor');
+      installFetch({ 'GET /api/demo': json(200, { available: false, reason: 'off', message: 'Demo off.' }) });
       const { router } = renderApp('/dev-dashboard');
-      expect(
-        await screen.findByText('Demo dashboard on simulated data — coming with the live dashboard'),
-      ).toBeTruthy();
+      expect(await screen.findByRole('heading', { name: 'Demo dashboard' })).toBeTruthy();
       expect(router.state.location.pathname).toBe('/test-dashboard');
     });
 

@@ -12,6 +12,7 @@ import { UserDashboard } from '../features/dashboard/UserDashboard';
 import { ManageSubscriptionPage } from '../features/subscription/ManageSubscriptionPage';
 import { TestDashboardPage } from '../features/demo/TestDashboardPage';
 import { BrokerCallbackPage } from '../features/broker/BrokerCallbackPage';
+import { LegalPage } from '../features/legal/LegalPage';
 import { DevDashboardRoute, HomeRoute, LoginRoute, RequireAdmin, RequireAuth } from './guards';
 import { NotFoundPage } from './NotFoundPage';
 import { RootLayout } from './RootLayout';
@@ -60,6 +61,8 @@ export const appRoutes: RouteObject[] = [
       { path: '/reset-password', element: <ResetPasswordPage /> },
       { path: '/dev-dashboard', element: <DevDashboardRoute /> },
       { path: '/test-dashboard', element: <TestDashboardPage /> },
+      { path: '/terms', element: <LegalPage document="terms" /> },
+      { path: '/privacy', element: <LegalPage document="privacy" /> },
       {
         path: '/broker/:broker/callback',
         element: (

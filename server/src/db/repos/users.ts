@@ -2,7 +2,7 @@ import type { Db } from '../knex';
 import { countOf, rowMapper } from '../normalise';
 import type { SubscriptionStatus, UserRow } from '../rows';
 
-export const toUser = rowMapper<UserRow>(['is_admin']);
+export const toUser = rowMapper<UserRow>(['is_admin', 'is_demo']);
 
 export interface NewUser {
   email: string;
@@ -11,6 +11,7 @@ export interface NewUser {
   phone?: string;
   password_hash: string;
   is_admin?: boolean;
+  is_demo?: boolean;
   subscription_status?: SubscriptionStatus;
   state_code?: string | null;
 }

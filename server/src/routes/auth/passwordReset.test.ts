@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MailMessage } from '../../mail/mailer';
 import { RESET_REQUESTED_MESSAGE, RESET_TOKEN_TTL_MS } from '../../services/passwordReset';
+import { PRODUCTION_OPERATOR_ENV } from '../../testing/operator';
 import { assertNoSecrets, registration, startTestServer, type TestServer } from '../../testing/server';
 
 const tokenOf = (link: string) => new URL(link).searchParams.get('token') ?? '';
@@ -197,7 +198,7 @@ describe('password reset when the mail transport fails', () => {
 describe('password reset in production without a mail transport', () => {
   let t: TestServer;
   beforeAll(async () => {
-    t = await startTestServer({ env: { NODE_ENV: 'production' } });
+    t = await startTestServer({ env: { NODE_ENV: 'production', ...PRODUCTION_OPERATOR_ENV } });
   });
   afterAll(async () => {
     await t.close();

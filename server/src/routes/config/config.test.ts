@@ -19,6 +19,7 @@ describe('GET /api/config', () => {
       razorpayKeyId: null,
       feed: { kind: 'sim', simulated: true },
       sessionMode: 'always',
+      demoAvailable: false,
       operator: {
         legalName: t.config.operator.legalName,
         address: t.config.operator.address,
@@ -26,8 +27,14 @@ describe('GET /api/config', () => {
         gstin: t.config.operator.gstin,
         supportEmail: t.config.operator.supportEmail,
         supportPhone: t.config.operator.supportPhone,
+        supportHours: t.config.operator.supportHours,
       },
     });
+  });
+
+  it('says whether the visitors demo runs', async () => {
+    t = await startTestServer({ env: { DEMO_ACCOUNT: 'true' } });
+    expect((await t.request('GET', '/api/config')).json.demoAvailable).toBe(true);
   });
 
   it('with Razorpay keys: live payments and the public key id, never the secrets', async () => {

@@ -107,7 +107,8 @@ export async function listAdminTrades(props: {
 }): Promise<AdminTradesResponse> {
   const { db, query, now } = props;
   const filtered = () => {
-    const b = db('trades').join('users', 'users.id', 'trades.user_id');
+    // The visitors' demo account is not a customer: its paper trades stay out of this page and its figures.
+    const b = db('trades').join('users', 'users.id', 'trades.user_id').where('users.is_demo', false);
     if (query.status) void b.where('trades.status', query.status);
     if (query.type) void b.where('trades.trade_type', query.type);
     if (query.userId !== undefined) void b.where('trades.user_id', query.userId);

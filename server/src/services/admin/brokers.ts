@@ -54,7 +54,7 @@ export async function brokerStatus(props: {
     else sessions.disconnected += 1;
   }
   return {
-    totalUsers: countOf(await db('users').count({ n: '*' })),
+    totalUsers: countOf(await db('users').where({ is_demo: false }).count({ n: '*' })),
     connectedUsers: sessions.valid,
     brokerBreakdown: Object.fromEntries(breakdown.map((b) => [b.broker_type, b.accounts])),
     sessions,

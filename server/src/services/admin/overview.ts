@@ -1,12 +1,13 @@
 // The overview cards (`GET /api/admin/stats`): active users and this month's revenue (net of refunds, with gross,
 // refunds and the GST of its tax documents beside it) leave test accounts out; trades and win rate are over every
-// closed trade.
+// closed trade of a customer. The visitors' demo account is left out of all of them.
 import type { AdminStatsDto } from '../../contract';
 import type { Deps } from '../../deps';
 import { countOf, toNumber } from '../../db';
 import { istDate } from '@optionpilot/engine';
 import { monthsOf, revenueByMonth } from './revenueSummary';
 import { excludingTestAccounts } from './testAccounts';
+import { excludingDemoAccount } from './demoAccount';
 import { tradingEnabled } from './controls';
 
 export async function adminStats(props: { deps: Pick<Deps, 'db'>; now: number }): Promise<AdminStatsDto> {
@@ -14,9 +15,12 @@ export async function adminStats(props: { deps: Pick<Deps, 'db'>; now: number })
   const db = deps.db.knex;
   const active = db('users')
     .where('subscription_status', 'active')
-    .where((w) => void w.whereNull('subscription_end_at').orWhere('subscription_end_at', '>', now));
+    .where((w) => void w.whereNull('subscription_end_at').orWhere('subscription_end_at', '>', now))
+    .where('users.is_demo', false);
   excludingTestAccounts(active, 'users.id');
-  const [trades] = (await db('trades').select(
+  const customerTrades = db('trades');
+  excludingDemoAccount(customerTrades, 'trades.user_id');
+  const [trades] = (await customerTrades.select(
     db.raw('count(*) as n'),
     db.raw("sum(case when status = 'closed' then 1 else 0 end) as closed"),
     db.raw("sum(case when status = 'closed' and pnl_paise > 0 then 1 else 0 end) as wins"),

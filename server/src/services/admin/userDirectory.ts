@@ -62,7 +62,7 @@ export async function listAdminUsers(props: {
   now: number;
 }): Promise<AdminUsersResponse> {
   const { db, query, now } = props;
-  const builder = db('users').select('users.*');
+  const builder = db('users').select('users.*').where('users.is_demo', false);
   whereUserMatches(builder, query.search);
   inWindow(builder, 'users.created_at', windowOf(query, now));
   switch (query.status) {
@@ -120,10 +120,10 @@ export async function listAdminUsers(props: {
   return { ...page, items: await adminUsersOf(db, page.items), summary: await userSummary(db, now) };
 }
 
-/** The users page's cards; test accounts are not counted. */
+/** The users page's cards; test accounts and the demo account are not counted. */
 export async function userSummary(db: Db, now: number): Promise<AdminUsersResponse['summary']> {
   const real = () => {
-    const b = db('users');
+    const b = db('users').where('users.is_demo', false);
     excludingTestAccounts(b, 'users.id');
     return b;
   };

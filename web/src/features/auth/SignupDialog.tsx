@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Checkbox, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Checkbox, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { registerSchema, type RegisterRequest } from '@optionpilot/server/contract';
 import { SecretInput } from '../../components/SecretInput';
 import { fieldErrorsOf, type FieldErrors } from '../../lib/fieldErrors';
@@ -121,7 +121,19 @@ export function SignupDialog() {
             error={errors.password}
           />
           <Checkbox
-            label="I agree to the Terms of Service and Privacy Policy"
+            label={
+              <>
+                I agree to the{' '}
+                {/* A new tab, so what was typed here is not lost; a click on a link does not tick the box. */}
+                <Anchor href="/terms" target="_blank" rel="noopener noreferrer" inherit>
+                  Terms of Service
+                </Anchor>{' '}
+                and{' '}
+                <Anchor href="/privacy" target="_blank" rel="noopener noreferrer" inherit>
+                  Privacy Policy
+                </Anchor>
+              </>
+            }
             checked={acceptedTerms}
             onChange={(e) => setAcceptedTerms(e.currentTarget.checked)}
           />

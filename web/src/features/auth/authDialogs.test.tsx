@@ -116,6 +116,23 @@ describe('Signup dialog', () => {
     expect(within(dialog).getByRole('button', { name: 'Create Account & Subscribe' })).toBeTruthy();
   });
 
+  it('links the terms and the privacy policy from the checkbox, in a new tab, without ticking it', async () => {
+    const dialog = await openSignup();
+    const checkbox = within(dialog).getByLabelText<HTMLInputElement>(
+      'I agree to the Terms of Service and Privacy Policy',
+    );
+    for (const [name, href] of [
+      ['Terms of Service', '/terms'],
+      ['Privacy Policy', '/privacy'],
+    ] as const) {
+      const link = within(dialog).getByRole('link', { name });
+      expect(link.getAttribute('href')).toBe(href);
+      expect(link.getAttribute('target')).toBe('_blank');
+      expect(link.getAttribute('rel')).toContain('noopener');
+    }
+    expect(checkbox.checked).toBe(false);
+  });
+
   it('refuses to continue until the terms are accepted', async () => {
     const { fetchMock } = installFetch({});
     const dialog = await openSignup();

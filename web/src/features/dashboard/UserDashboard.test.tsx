@@ -40,6 +40,7 @@ const CONFIG: PublicConfigDto = {
   razorpayKeyId: null,
   feed: { kind: 'sim', simulated: true },
   sessionMode: 'always',
+  demoAvailable: true,
   operator: {
     legalName: 'OptionPilot Demo',
     address: '1 Demo Street, Bengaluru',
@@ -47,6 +48,7 @@ const CONFIG: PublicConfigDto = {
     gstin: '29AAAAA0000A1Z5',
     supportEmail: 'support@optionpilot.example',
     supportPhone: '+91 80 0000 0000',
+    supportHours: 'Monday-Friday 9:00 AM-6:00 PM IST',
   },
 };
 

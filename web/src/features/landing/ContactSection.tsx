@@ -25,8 +25,6 @@ import {
   type ContactMessage,
 } from './contact';
 
-export const SUPPORT_HOURS = 'Monday-Friday 9:00 AM-6:00 PM IST';
-
 const EMPTY: ContactMessage = { name: '', email: '', message: '' };
 const FIELD_ORDER = ['name', 'email', 'message'] as const;
 
@@ -81,11 +79,12 @@ export function ContactSection({ operator = null }: { operator?: OperatorDetails
                     {operator.supportPhone}
                   </Anchor>
                 </ContactLine>
+                {/* The operator's own hours (SUPPORT_HOURS), never a figure built into the page. */}
+                <ContactLine icon={<IconClock size={20} aria-hidden />} label="Support hours">
+                  <Text>{operator.supportHours}</Text>
+                </ContactLine>
               </>
             )}
-            <ContactLine icon={<IconClock size={20} aria-hidden />} label="Support hours">
-              <Text>{SUPPORT_HOURS}</Text>
-            </ContactLine>
           </Stack>
         </Grid.Col>
 

@@ -4,7 +4,6 @@ import { NAV_HEIGHT } from './LandingNav';
 import type { PlanDto } from '@optionpilot/server/contract';
 import { periodOf, SPEC_MONTHLY_PLAN } from '../payment/plans';
 import { formatInrWhole } from './pricing';
-import { scrollToSection } from './sections';
 import { StatCard, type LandingStat } from './StatCard';
 
 function heroStats(plan: PlanDto): readonly LandingStat[] {
@@ -15,7 +14,17 @@ function heroStats(plan: PlanDto): readonly LandingStat[] {
   ];
 }
 
-export function HeroSection({ plan = SPEC_MONTHLY_PLAN }: { plan?: PlanDto | undefined }) {
+/**
+ * `demoAvailable`: whether this server runs the visitors' demo (GET /api/config); "View Demo" opens it at
+ * /test-dashboard, and is left out on a server that has none (a live market feed, or switched off).
+ */
+export function HeroSection({
+  plan = SPEC_MONTHLY_PLAN,
+  demoAvailable = true,
+}: {
+  plan?: PlanDto | undefined;
+  demoAvailable?: boolean;
+}) {
   return (
     <Box
       component="section"
@@ -45,9 +54,12 @@ export function HeroSection({ plan = SPEC_MONTHLY_PLAN }: { plan?: PlanDto | und
             <Button size="lg" onClick={openSignup}>
               Start Trading Now
             </Button>
-            <Button size="lg" variant="default" onClick={() => scrollToSection('features')}>
-              View Demo
-            </Button>
+            {demoAvailable && (
+              // A plain link: the landing page also renders outside a router (component tests, /login).
+              <Button size="lg" variant="default" component="a" href="/test-dashboard">
+                View Demo
+              </Button>
+            )}
           </Group>
           <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="md" w="100%" maw={720} mt="lg">
             {heroStats(plan).map((stat) => (

@@ -66,6 +66,29 @@ export function LandingFooter({ operator = null }: { operator?: OperatorDetails 
               {operator.legalName}, {operator.address}. GSTIN {operator.gstin}.
             </Text>
           )}
+          {/* Plain links (not the router's): the footer also renders outside a router in component tests. */}
+          <Group component="nav" aria-label="Legal" gap="md">
+            <Anchor href="/terms" size="xs" c="dimmed">
+              Terms of Service
+            </Anchor>
+            <Anchor href="/privacy" size="xs" c="dimmed">
+              Privacy Policy
+            </Anchor>
+          </Group>
+          {operator && (
+            <Text size="xs" c="dimmed">
+              Support:{' '}
+              <Anchor href={`mailto:${operator.supportEmail}`} size="xs" c="dimmed">
+                {operator.supportEmail}
+              </Anchor>
+              {' · '}
+              <Anchor href={`tel:${operator.supportPhone.replace(/[^+\d]/g, '')}`} size="xs" c="dimmed">
+                {operator.supportPhone}
+              </Anchor>
+              {' · '}
+              {operator.supportHours}
+            </Text>
+          )}
         </Stack>
       </Container>
     </Box>

@@ -25,6 +25,16 @@ const BROKERS = {
 
 const SECTION_IDS = ['home', 'features', 'pricing', 'about', 'contact'];
 
+const OPERATOR = {
+  legalName: 'Acme Algo Pvt Ltd',
+  address: '12 MG Road, Pune 411001',
+  stateCode: '27',
+  gstin: '27ABCDE1234F1Z5',
+  supportEmail: 'help@acme.example',
+  supportPhone: '+91 20 1234 5678',
+  supportHours: 'Monday-Saturday 10:00 AM-7:00 PM IST',
+};
+
 // Records which element each scrollIntoView call was made on, so a test can tell sections apart.
 function spyOnScroll() {
   const scrolledTo: string[] = [];
@@ -102,14 +112,39 @@ describe('LandingPage', () => {
     expect(scrolledTo).toHaveLength(5);
   });
 
-  it('scrolls to Features from View Demo and from the footer link', () => {
+  it('opens the demo dashboard from View Demo, and scrolls from the footer link', () => {
     const { scrolledTo } = spyOnScroll();
     renderWithProviders(<LandingPage />);
-    fireEvent.click(within(section('home')).getByRole('button', { name: 'View Demo' }));
+    const viewDemo = within(section('home')).getByRole('link', { name: 'View Demo' });
+    expect(viewDemo.getAttribute('href')).toBe('/test-dashboard');
     fireEvent.click(
       within(screen.getByRole('navigation', { name: 'Footer' })).getByRole('link', { name: 'Pricing' }),
     );
-    expect(scrolledTo).toEqual(['features', 'pricing']);
+    expect(scrolledTo).toEqual(['pricing']);
+  });
+
+  it('offers no View Demo on a server without a demo', async () => {
+    mockApi({
+      'GET /api/brokers': { body: BROKERS },
+      'GET /api/config': { body: { demoAvailable: false, operator: OPERATOR } },
+    });
+    renderWithProviders(<LandingPage />);
+    // The operator's details arrive in the same answer: once they show, the demo flag is known too.
+    expect(await within(section('contact')).findByText(OPERATOR.supportHours)).toBeTruthy();
+    expect(within(section('home')).queryByRole('link', { name: 'View Demo' })).toBeNull();
+  });
+
+  it('links the terms and privacy pages from the footer', () => {
+    renderWithProviders(<LandingPage />);
+    const legal = within(screen.getByRole('navigation', { name: 'Legal' }));
+    expect(legal.getByRole('link', { name: 'Terms of Service' }).getAttribute('href')).toBe('/terms');
+    expect(legal.getByRole('link', { name: 'Privacy Policy' }).getAttribute('href')).toBe('/privacy');
+  });
+
+  it('claims no pre-built strategies (plural) nor performance analytics the product does not have', () => {
+    renderWithProviders(<LandingPage />);
+    const text = document.body.textContent ?? '';
+    expect(text).not.toMatch(/pre-built option buying strategies|performance analytics/i);
   });
 
   it('opens signup from Get Started and both Start Trading Now buttons', () => {
@@ -173,11 +208,11 @@ describe('LandingPage', () => {
     expect(pricing.getByText('₹899.82')).toBeTruthy();
     expect(pricing.getByText('₹5,898.82')).toBeTruthy();
     expect(pricing.getAllByRole('listitem').map((item) => item.textContent)).toEqual([
-      'Pre-built option buying strategies',
+      'White-box option buying strategy with published rules',
       'Advanced risk management',
       'Real-time trade execution',
       'Broker API integration',
-      'Performance analytics',
+      'Trading statistics and full trade history',
       'Market hours monitoring',
     ]);
   });
@@ -232,6 +267,7 @@ describe('LandingPage', () => {
             gstin: '27ABCDE1234F1Z5',
             supportEmail: 'help@acme.example',
             supportPhone: '+91 20 1234 5678',
+            supportHours: 'Monday-Saturday 10:00 AM-7:00 PM IST',
           },
         },
       },
@@ -247,6 +283,11 @@ describe('LandingPage', () => {
     expect(
       screen.getByText(/Acme Algo Pvt Ltd, 12 MG Road, Pune 411001\. GSTIN 27ABCDE1234F1Z5/),
     ).toBeTruthy();
-    expect(contact.getByText('Monday-Friday 9:00 AM-6:00 PM IST')).toBeTruthy();
+    expect(contact.getByText('Monday-Saturday 10:00 AM-7:00 PM IST')).toBeTruthy();
+    const footer = within(screen.getByRole('contentinfo'));
+    expect(footer.getByText(/Monday-Saturday 10:00 AM-7:00 PM IST/)).toBeTruthy();
+    expect(footer.getByRole('link', { name: '+91 20 1234 5678' }).getAttribute('href')).toBe(
+      'tel:+912012345678',
+    );
   });
 });

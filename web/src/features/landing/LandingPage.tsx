@@ -5,7 +5,7 @@ import { FeaturesSection } from './FeaturesSection';
 import { HeroSection } from './HeroSection';
 import { LandingFooter } from './LandingFooter';
 import { LandingNav } from './LandingNav';
-import { useOperatorDetails } from './useOperatorDetails';
+import { usePublicConfig } from './useOperatorDetails';
 import { PricingSection } from './PricingSection';
 import { useBrokerOffers } from '../broker/useBrokerOffers';
 import { usePlansOnSale } from '../payment/plans';
@@ -13,7 +13,8 @@ import { usePlansOnSale } from '../payment/plans';
 /** The public page at `/` for visitors: product, pricing, about and contact, with login/signup entry points. */
 export function LandingPage() {
   // Fetched once here: the contact section and the footer both show the operator's details.
-  const operator = useOperatorDetails();
+  const config = usePublicConfig();
+  const operator = config?.operator ?? null;
   // Which brokers the landing page may name comes from the server's registry, not from this page.
   const offers = useBrokerOffers();
   const brokers = offers.data?.brokers;
@@ -24,7 +25,7 @@ export function LandingPage() {
     <Box>
       <LandingNav />
       <main>
-        <HeroSection plan={headline} />
+        <HeroSection plan={headline} demoAvailable={config?.demoAvailable ?? true} />
         <FeaturesSection brokers={brokers} />
         <PricingSection plans={plans} />
         <AboutSection brokers={brokers} plan={headline} />

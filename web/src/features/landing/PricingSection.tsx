@@ -19,12 +19,15 @@ import type { PlanDto } from '@optionpilot/server/contract';
 import { periodOf, SPEC_MONTHLY_PLAN } from '../payment/plans';
 import { formatInrWhole, GST_RATE_PERCENT } from './pricing';
 
-const PLAN_INCLUDES = [
-  'Pre-built option buying strategies',
+// What the product does, as it does it: one published (white-box) strategy whose parameters the operator sets
+// (the spec's "pre-built option buying strategies", plural, was not true out of the box), and trading statistics
+// with the full trade history (the spec's "performance analytics" promised more than that).
+export const PLAN_INCLUDES = [
+  'White-box option buying strategy with published rules',
   'Advanced risk management',
   'Real-time trade execution',
   'Broker API integration',
-  'Performance analytics',
+  'Trading statistics and full trade history',
   'Market hours monitoring',
 ] as const;
 
