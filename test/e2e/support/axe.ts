@@ -2,6 +2,7 @@
 // lists each serious or critical violation with the elements it found, so a failed scan says what to fix.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { animationsSettled } from './app';
 import { expect } from './fixtures';
 
 /** The rule sets of WCAG 2.1 level AA (which includes 2.0 A and AA and 2.1 A). */
@@ -20,12 +21,7 @@ export async function expectNoSeriousA11yViolations(
   include?: string,
 ): Promise<void> {
   // Mantine's transitions end before axe reads colours: a half-faded element would report a false contrast.
-  // (Spinners run forever and are left alone.)
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
-  );
+  await animationsSettled(page);
   let builder = new AxeBuilder({ page }).withTags(WCAG_21_AA);
   if (include) builder = builder.include(include);
   const { violations } = await builder.analyze();
