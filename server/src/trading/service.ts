@@ -154,6 +154,7 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
     running: () => live !== undefined,
     engineNow,
     unrealisedPaise: (userId) => toPaise(live?.runtime.unrealisedPnl(String(userId)) ?? 0),
+    openTradeCount: (userId) => live?.runtime.positions(String(userId)).length ?? 0,
   });
   const { botStatus, pushBotStatus, statsFor } = board;
 
@@ -233,6 +234,7 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
       rows: store.rows,
       log,
       userChanged: board.userChanged,
+      openPnlMoved: board.openPnlMoved,
       tradingSwitched: board.pushAllBotStatuses,
       positionsChecked: createPositionCheckRecorder({
         db,

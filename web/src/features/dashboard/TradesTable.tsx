@@ -13,7 +13,9 @@ export const RECENT_TRADES = 10;
 
 export const NO_TRADES_MESSAGE = 'No trades yet. Trading will start automatically when market opens.';
 
-function PnlCell({ trade }: { trade: TradeDto }) {
+/** A trade's P&L: realised when closed, the live mark while open ("Running" before the first quote). Admin views show
+ * it the same way. */
+export function TradePnl({ trade }: { trade: TradeDto }) {
   if (trade.pnl === null && trade.status === 'open' && trade.markPnl !== null) {
     // An open trade's P&L at the last option quote, before charges: it moves with the market.
     return (
@@ -66,7 +68,7 @@ function TradeCard({ trade, when, details }: { trade: TradeDto; when: string; de
           <TypeBadge trade={trade} />
           <Text size="sm">{when}</Text>
         </Group>
-        <PnlCell trade={trade} />
+        <TradePnl trade={trade} />
       </Group>
       <Text size="sm" c="dimmed" mt={4}>
         Entry {formatPremium(trade.entryPrice)} · Exit {exit}
@@ -119,7 +121,7 @@ function TradeCells({ trade }: { trade: TradeDto }) {
       <Table.Td>{formatPremium(trade.entryPrice)}</Table.Td>
       <Table.Td>{trade.exitPrice === null ? 'Open' : formatPremium(trade.exitPrice)}</Table.Td>
       <Table.Td>
-        <PnlCell trade={trade} />
+        <TradePnl trade={trade} />
       </Table.Td>
     </>
   );
