@@ -1,11 +1,11 @@
-// The overview cards (`GET /api/admin/stats`): active users and this month's revenue leave test accounts out;
-// trades and win rate are over every closed trade.
+// The overview cards (`GET /api/admin/stats`): active users are customers (no test account, no admin) and this
+// month's revenue leaves test accounts out; trades and win rate are over every closed trade.
 import type { AdminStatsDto } from '../../contract';
 import type { Deps } from '../../deps';
 import { countOf, toNumber } from '../../db';
 import { istMonthStart } from './listing';
 import { revenueBetween } from './revenue';
-import { excludingTestAccounts } from './testAccounts';
+import { customersOnly } from './testAccounts';
 import { tradingEnabled } from './controls';
 
 export async function adminStats(props: { deps: Pick<Deps, 'db'>; now: number }): Promise<AdminStatsDto> {
@@ -14,7 +14,7 @@ export async function adminStats(props: { deps: Pick<Deps, 'db'>; now: number })
   const active = db('users')
     .where('subscription_status', 'active')
     .where((w) => void w.whereNull('subscription_end_at').orWhere('subscription_end_at', '>', now));
-  excludingTestAccounts(active, 'users.id');
+  customersOnly(active);
   const [trades] = (await db('trades').select(
     db.raw('count(*) as n'),
     db.raw("sum(case when status = 'closed' then 1 else 0 end) as closed"),
