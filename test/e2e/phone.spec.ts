@@ -4,7 +4,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect as baseExpect, test } from './support/fixtures';
 import { animationsSettled, openSignedIn } from './support/app';
-import { createAdmin, newTrader, type Admin } from './support/admin';
+import { bearer, createAdmin, newTrader, type Admin } from './support/admin';
 
 const PHONE = { width: 390, height: 844 };
 
@@ -92,4 +92,44 @@ test('an admin on a phone finds a readable Logout in the header and in the side 
   await expectReadable(page, menuLogout);
   await menuLogout.click();
   await expectSignedOut(page);
+});
+
+test.describe('on a desktop', () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+
+  test("an admin's trade list shows each trade's option symbol and its P&L, as the trader sees them", async ({
+    page,
+  }) => {
+    // A weekly NIFTY option as the paper broker names it, e.g. NIFTY01DEC2623950PE.
+    const optionSymbol = /NIFTY\d{2}[A-Z]{3}\d{2}\d{5}(CE|PE)/;
+    const { person } = await newTrader(page.request, 'Ira', true);
+    // The admin signed out in the test above (the token is revoked): sign in again.
+    const login = await page.request.post('/api/auth/admin-login', {
+      data: { email: admin.email, password: admin.password },
+    });
+    expect(login.status(), await login.text()).toBe(200);
+    const { token } = (await login.json()) as { token: string };
+    // The trader's first trade comes within seconds on the simulated market (test/e2e/README.md).
+    await expect
+      .poll(
+        async () => {
+          const res = await page.request.get(`/api/admin/trades?search=${encodeURIComponent(person.email)}`, {
+            headers: bearer(token),
+          });
+          return ((await res.json()) as { total: number }).total;
+        },
+        { timeout: FIRST_TRADE_TIMEOUT_MS },
+      )
+      .toBeGreaterThan(0);
+    await openSignedIn(page, token, '/admin/trades');
+    await page.getByLabel('Search').fill(person.email);
+    const rows = page
+      .getByRole('table', { name: 'Trades' })
+      .getByRole('row')
+      .filter({ hasText: person.email });
+    const row = rows.first();
+    await expect(row).toContainText(optionSymbol);
+    // Closed: its realised P&L; open: its mark at the last quote ("live"), never a bare "Running" once quoted.
+    await expect(row).toContainText(SIGNED_PNL);
+  });
 });
