@@ -34,6 +34,7 @@ export const ERROR_CATALOGUE = {
   },
   payment_request_reviewed: { status: 409, message: 'This payment request has already been reviewed.' },
   already_active: { status: 409, message: "This user's subscription is already active." },
+  admin_not_customer: { status: 409, message: 'Admins are not customers: they have no subscription.' },
   payment_not_refundable: { status: 409, message: 'Nothing of this payment is left to refund.' },
   payload_too_large: { status: 413, message: 'The request body is too large.' },
   unsupported_media_type: { status: 415, message: 'Send the request body as JSON.' },

@@ -116,12 +116,29 @@ export interface BotStatusDto {
   reason?: string;
 }
 
+/**
+ * A trader's figures (`GET /api/user/stats` and the `user:stats` push). Rupees with two decimals, derived from paise
+ * at the edge. Realised P&L is of closed trades, net of charges; open P&L is the open positions marked to the last
+ * option quote, before charges. `todayPnl` and `totalPnl` include the open P&L, so an open trade at +₹52 never sits
+ * beside ₹0.00; the parts are given too.
+ */
 export interface UserStatsDto {
-  /** rupees, two decimals (derived from paise at the edge) */
+  /** today's realised P&L + the open P&L */
   todayPnl: number;
+  /** realised P&L of the trades closed today (IST day on the engine's clock) */
+  todayRealisedPnl: number;
+  /** open positions marked to market, before charges */
+  openPnl: number;
+  /** open positions counted in `openPnl` */
+  openTrades: number;
+  /** closed trades */
   totalTrades: number;
+  /** percent of closed trades with a profit */
   winRate: number;
+  /** realised P&L of every closed trade + the open P&L */
   totalPnl: number;
+  /** realised P&L of every closed trade */
+  totalRealisedPnl: number;
 }
 
 export type TradeStatus = 'open' | 'closed' | 'cancelled';

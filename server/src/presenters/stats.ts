@@ -3,18 +3,31 @@ import type { UserStatsDto } from '../contract';
 
 /** What the stats are computed from; money in integer paise. */
 export interface UserStatsInput {
-  todayPnlPaise: number;
-  totalPnlPaise: number;
+  /** realised (closed, net of charges) since the IST day began */
+  todayRealisedPaise: number;
+  /** realised of every closed trade */
+  totalRealisedPaise: number;
+  /** open positions marked to market, before charges */
+  openPaise: number;
+  openTrades: number;
   closedTrades: number;
   wins: number;
 }
 
-/** UserStatsInput → UserStatsDto: rupees with 2 decimals, win rate in percent with 2 decimals. */
+const rupees = (paise: number) => Math.round(paise) / 100;
+
+/** UserStatsInput → UserStatsDto: rupees with 2 decimals, win rate in percent with 2 decimals; the day's and the
+ * all-time P&L include the open P&L. */
 export function presentStats(input: UserStatsInput): UserStatsDto {
+  const open = Math.round(input.openPaise);
   return {
-    todayPnl: Math.round(input.todayPnlPaise) / 100,
+    todayPnl: rupees(Math.round(input.todayRealisedPaise) + open),
+    todayRealisedPnl: rupees(input.todayRealisedPaise),
+    openPnl: rupees(open),
+    openTrades: input.openTrades,
     totalTrades: input.closedTrades,
     winRate: input.closedTrades === 0 ? 0 : Math.round((input.wins / input.closedTrades) * 10_000) / 100,
-    totalPnl: Math.round(input.totalPnlPaise) / 100,
+    totalPnl: rupees(Math.round(input.totalRealisedPaise) + open),
+    totalRealisedPnl: rupees(input.totalRealisedPaise),
   };
 }

@@ -135,15 +135,60 @@ describe('market presenters', () => {
 });
 
 describe('presentStats', () => {
+  const none = {
+    todayRealisedPaise: 0,
+    totalRealisedPaise: 0,
+    openPaise: 0,
+    openTrades: 0,
+    closedTrades: 0,
+    wins: 0,
+  };
+
   it('gives rupees with 2 decimals and a win rate in percent, 0 without closed trades', () => {
-    expect(presentStats({ todayPnlPaise: -12_345, totalPnlPaise: 99_999, closedTrades: 3, wins: 2 })).toEqual(
-      {
-        todayPnl: -123.45,
-        totalTrades: 3,
-        winRate: 66.67,
-        totalPnl: 999.99,
-      },
+    expect(
+      presentStats({
+        ...none,
+        todayRealisedPaise: -12_345,
+        totalRealisedPaise: 99_999,
+        closedTrades: 3,
+        wins: 2,
+      }),
+    ).toEqual({
+      todayPnl: -123.45,
+      todayRealisedPnl: -123.45,
+      openPnl: 0,
+      openTrades: 0,
+      totalTrades: 3,
+      winRate: 66.67,
+      totalPnl: 999.99,
+      totalRealisedPnl: 999.99,
+    });
+    expect(presentStats(none).winRate).toBe(0);
+  });
+
+  it("adds the open positions' mark to today's and the total P&L and gives both parts", () => {
+    // Nothing closed today, one trade open at +₹52: today's P&L is +₹52, not ₹0.00.
+    expect(presentStats({ ...none, openPaise: 5_200, openTrades: 1 })).toMatchObject({
+      todayPnl: 52,
+      todayRealisedPnl: 0,
+      openPnl: 52,
+      openTrades: 1,
+      totalPnl: 52,
+      totalRealisedPnl: 0,
+    });
+    const mixed = presentStats({
+      ...none,
+      todayRealisedPaise: -10_000,
+      totalRealisedPaise: 250_050,
+      openPaise: 5_200.4,
+      openTrades: 1,
+      closedTrades: 4,
+      wins: 3,
+    });
+    expect(mixed).toMatchObject({ todayPnl: -48, openPnl: 52, totalPnl: 2_552.5, totalRealisedPnl: 2_500.5 });
+    // The parts always add up to the whole, to the paisa.
+    expect(Math.round(mixed.todayRealisedPnl * 100) + Math.round(mixed.openPnl * 100)).toBe(
+      Math.round(mixed.todayPnl * 100),
     );
-    expect(presentStats({ todayPnlPaise: 0, totalPnlPaise: 0, closedTrades: 0, wins: 0 }).winRate).toBe(0);
   });
 });

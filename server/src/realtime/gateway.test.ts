@@ -109,13 +109,18 @@ describe('realtime gateway', () => {
     expect((await adminLog).description).toBe('hello admins');
 
     const stats = next(user, 'user:stats');
-    t.server.deps.realtime.toUser(userId, 'user:stats', {
+    const sample = {
       todayPnl: 1,
+      todayRealisedPnl: 0.5,
+      openPnl: 0.5,
+      openTrades: 1,
       totalTrades: 2,
       winRate: 50,
       totalPnl: 3,
-    });
-    expect(await stats).toEqual({ todayPnl: 1, totalTrades: 2, winRate: 50, totalPnl: 3 });
+      totalRealisedPnl: 2.5,
+    };
+    t.server.deps.realtime.toUser(userId, 'user:stats', sample);
+    expect(await stats).toEqual(sample);
     // The admin event was emitted before the user event on the same server, so the user would have seen it first.
     expect(userSawAdminEvent).toBe(false);
   });

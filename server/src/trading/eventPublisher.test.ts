@@ -52,6 +52,7 @@ function harness(owner: Partial<UserRow> = {}) {
   const ownerOf = () =>
     Promise.resolve({ id: 3, first_name: 'A', last_name: 'B', email: 'a@b.c', ...owner } as UserRow);
   const userChanged = vi.fn(() => Promise.resolve());
+  const openPnlMoved = vi.fn(() => Promise.resolve());
   const tradingSwitched = vi.fn(() => Promise.resolve());
   const positionsChecked = vi.fn(() => Promise.resolve());
   const publish = createEventPublisher({
@@ -60,10 +61,11 @@ function harness(owner: Partial<UserRow> = {}) {
     rows,
     log: createLogger({ level: 'silent' }),
     userChanged,
+    openPnlMoved,
     tradingSwitched,
     positionsChecked,
   });
-  return { sent, released, publish, userChanged, tradingSwitched, positionsChecked };
+  return { sent, released, publish, userChanged, openPnlMoved, tradingSwitched, positionsChecked };
 }
 
 describe('createEventPublisher', () => {
@@ -93,7 +95,7 @@ describe('createEventPublisher', () => {
     expect(h.sent.map((s) => `${s.room} ${s.event}`)).toEqual(['user-3 user:trade', 'admins admin:log']);
   });
 
-  it('sends an open trade’s mark-to-market P&L to its owner only, and admins only a moved stop', () => {
+  it('sends an open trade’s mark-to-market P&L to its owner and to admins, and pushes the owner’s stats', async () => {
     const h = harness();
     const risk = createPositionRisk({ entryPrice: 100.05, stopLoss: 20, target: 40 });
     h.publish({
@@ -104,13 +106,26 @@ describe('createEventPublisher', () => {
       markPnl: -325.5,
       stopMoved: false,
     });
+    await vi.waitFor(() => expect(h.sent).toHaveLength(2));
     expect(h.sent).toEqual([
       {
         room: 'user-3',
         event: 'user:trade',
         payload: expect.objectContaining({ markPnl: -325.5, pnl: null }),
       },
+      {
+        room: 'admins',
+        event: 'admin:trade',
+        payload: expect.objectContaining({
+          symbol: 'NIFTY13JAN2624000CE',
+          markPnl: -325.5,
+          pnl: null,
+          user: { firstName: 'A', lastName: 'B', email: 'a@b.c' },
+        }),
+      },
     ]);
+    expect(h.openPnlMoved).toHaveBeenCalledWith(3);
+    expect(h.userChanged).not.toHaveBeenCalled();
   });
 
   it('releases a signal once its last event is out, and tells every bot when trading is paused', () => {

@@ -19,6 +19,8 @@ export interface EventPublisherOptions {
   readonly log: Logger;
   /** a user's stats and bot status changed (a trade opened or closed): push them */
   readonly userChanged: (userId: number) => Promise<void>;
+  /** an open trade's mark moved: push the user's stats (today's and total P&L include it) */
+  readonly openPnlMoved: (userId: number) => Promise<void>;
   /** the master switch moved: every bot status changes */
   readonly tradingSwitched: () => Promise<void>;
   /** positions were reconciled with a broker: store and show the outcome (positionChecks.ts) */
@@ -77,14 +79,17 @@ export function createEventPublisher(options: EventPublisherOptions): (event: Ru
       case 'trade-updated': {
         const trade = rows.trade(event.tradeId);
         if (trade === undefined) return;
-        // The trader sees the mark-to-market P&L (and a trailing stop) move; admins see stops move only.
+        // The trader and admins see the mark-to-market P&L (and a trailing stop) move, and the trader's stats with it.
         publisher.toUser(trade.user_id, 'user:trade', presentTrade(trade, event.markPnl));
-        if (event.stopMoved) {
-          const user = owners.get(trade.user_id);
-          if (user !== undefined && !user.is_demo) {
-            publisher.toAdmins('admin:trade', presentAdminTrade(trade, user));
-          }
-        }
+        run('open P&L', options.openPnlMoved(trade.user_id));
+        run(
+          'admin trade update',
+          owner(trade.user_id).then((user) => {
+            // The visitors' demo account is no customer: its trades stay off the admins' trade views.
+            if (user !== undefined && !user.is_demo)
+              publisher.toAdmins('admin:trade', presentAdminTrade(trade, user, event.markPnl));
+          }),
+        );
         return;
       }
       case 'halted':

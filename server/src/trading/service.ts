@@ -156,6 +156,7 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
     running: () => live !== undefined,
     engineNow,
     unrealisedPaise: (userId) => toPaise(live?.runtime.unrealisedPnl(String(userId)) ?? 0),
+    openTradeCount: (userId) => live?.runtime.positions(String(userId)).length ?? 0,
   });
   const { botStatus, pushBotStatus, statsFor } = board;
 
@@ -240,6 +241,7 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
       rows: store.rows,
       log,
       userChanged: board.userChanged,
+      openPnlMoved: board.openPnlMoved,
       tradingSwitched: board.pushAllBotStatuses,
       positionsChecked: createPositionCheckRecorder({
         db,

@@ -94,3 +94,12 @@ export async function signInThroughDialog(page: Page, email: string, password: s
   await dialog.getByRole('button', { name: 'Sign In' }).click();
   return dialog;
 }
+
+/** Waits until no finite animation or transition runs (Mantine's slides and fades); spinners are left alone. */
+export async function animationsSettled(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+  );
+}

@@ -10,6 +10,7 @@ export function ColorSchemeToggle() {
     <ActionIcon
       variant="default"
       size="lg"
+      style={{ flexShrink: 0 }}
       aria-label={`Switch to ${next} mode`}
       onClick={() => setColorScheme(next)}
     >

@@ -37,8 +37,10 @@ export function SignedInLayout({ children, navbar }: SignedInLayoutProps) {
       padding="md"
     >
       <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
+        {/* On a phone (390 px) the welcome gives way: it truncates, the brand shows its icon only, and the theme
+            toggle and Logout keep their full size, so Logout always reads "Logout" and takes a tap. */}
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
+          <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
             {navbar && (
               <Burger
                 opened={navOpened}
@@ -48,10 +50,10 @@ export function SignedInLayout({ children, navbar }: SignedInLayoutProps) {
                 aria-label="Toggle navigation"
               />
             )}
-            <BrandMark />
+            <BrandMark compactBelow="sm" />
           </Group>
-          <Group gap="sm" wrap="nowrap">
-            <Text fw={500} truncate="end" maw={{ base: 140, sm: 320 }}>
+          <Group gap="sm" wrap="nowrap" miw={0} justify="flex-end" style={{ flex: 1 }}>
+            <Text fw={500} truncate="end" miw={0} maw={{ base: '100%', sm: 320 }}>
               Welcome, {displayNameOf(user)}
             </Text>
             <ColorSchemeToggle />
@@ -61,6 +63,7 @@ export function SignedInLayout({ children, navbar }: SignedInLayoutProps) {
               leftSection={<IconLogout size={16} />}
               onClick={onLogout}
               disabled={loggingOut}
+              style={{ flexShrink: 0 }}
             >
               Logout
             </Button>

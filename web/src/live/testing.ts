@@ -97,7 +97,17 @@ export function sampleTrade(overrides: Partial<TradeDto> = {}): TradeDto {
 }
 
 export function sampleStats(overrides: Partial<UserStatsDto> = {}): UserStatsDto {
-  return { todayPnl: 1250.5, totalTrades: 12, winRate: 58.33, totalPnl: 8450.25, ...overrides };
+  return {
+    todayPnl: 1250.5,
+    todayRealisedPnl: 1250.5,
+    openPnl: 0,
+    openTrades: 0,
+    totalTrades: 12,
+    winRate: 58.33,
+    totalPnl: 8450.25,
+    totalRealisedPnl: 8450.25,
+    ...overrides,
+  };
 }
 
 export function sampleBot(overrides: Partial<BotStatusDetailDto> = {}): BotStatusDetailDto {

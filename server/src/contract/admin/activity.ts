@@ -37,5 +37,19 @@ export const tradesQuerySchema = listQuerySchema.extend({
 });
 export interface AdminTradesResponse extends PageDto<AdminTradeDto> {
   /** over every trade matching the filters, not just this page */
-  summary: { total: number; winRate: number; totalPnl: number; totalPnlPaise: number; openTrades: number };
+  summary: {
+    total: number;
+    /** percent of closed trades with a profit */
+    winRate: number;
+    /** realised + open */
+    totalPnl: number;
+    totalPnlPaise: number;
+    /** closed trades, net of charges */
+    realisedPnl: number;
+    realisedPnlPaise: number;
+    /** open trades marked to the last quote, before charges */
+    openPnl: number;
+    openPnlPaise: number;
+    openTrades: number;
+  };
 }

@@ -13,9 +13,14 @@ import type { AdminPaymentDto, PaymentRequestDto } from './payments';
 // -------------------------------------------------------------------------------------------------------- users
 
 export const USER_STATUS_FILTERS = ['all', 'active', 'pending', 'inactive', 'expired'] as const;
+/** Who a users list shows: the customers (traders; the default), or the admins, who are not customers. */
+export const USER_ROLE_FILTERS = ['customers', 'admins'] as const;
 
 /** `GET /api/admin/users`: search matches e-mail, first or last name. */
 export const usersQuerySchema = listQuerySchema.extend({
+  role: z
+    .enum(USER_ROLE_FILTERS, { error: `role must be one of ${USER_ROLE_FILTERS.join(', ')}` })
+    .default('customers'),
   status: z
     .enum(USER_STATUS_FILTERS, { error: `status must be one of ${USER_STATUS_FILTERS.join(', ')}` })
     .default('all'),
@@ -45,7 +50,8 @@ export interface AdminUserDto extends UserDto {
 }
 
 export interface AdminUsersResponse extends PageDto<AdminUserDto> {
-  summary: { total: number; active: number; pendingPayments: number; newThisMonth: number };
+  /** customers only (admins and test accounts are not counted), plus how many admins there are */
+  summary: { total: number; active: number; pendingPayments: number; newThisMonth: number; admins: number };
 }
 
 /** `GET /api/admin/users/:id`: the View dialog. Never a password or hash; broker key masked to the last 4. */

@@ -55,11 +55,11 @@ describe.each(testDialects())('admin brokers (%s)', (dialect) => {
     await t.close();
   });
 
-  it('broker-status counts users, connections and brokers', async () => {
+  it('broker-status counts customers (not the admin), connections and brokers', async () => {
     expect((await t.request('GET', '/api/admin/broker-status', { token: kite.token })).status).toBe(403);
     const res = await t.request('GET', '/api/admin/broker-status', { token: admin.token });
     expect(res.json).toMatchObject({
-      totalUsers: 4,
+      totalUsers: 3,
       connectedUsers: 1,
       brokerBreakdown: { zerodha: 1, fyers: 1 },
       sessions: { valid: 1, credentialsSaved: 1 },

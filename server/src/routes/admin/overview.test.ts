@@ -255,17 +255,36 @@ describe.each(testDialects())('admin overview, controls and activity (%s)', (dia
     expect((executed.json.items as Array<{ executed: boolean }>)[0]?.executed).toBe(true);
   });
 
-  it('GET /api/admin/trades filters, searches and totals on the server', async () => {
+  it('GET /api/admin/trades filters, searches and totals on the server, with the open trade marked live', async () => {
+    // The engine's mark of the open trade (+₹52.00 at the last quote), as the trader's dashboard shows it.
+    const mark = vi.spyOn(t.server.deps.trading, 'markPnl').mockImplementation(() => 52);
     const all = await t.request('GET', '/api/admin/trades', { token: admin.token });
     expect(all.json.summary).toEqual({
       total: 3,
       winRate: 50,
-      totalPnl: 30,
-      totalPnlPaise: 3_000,
+      totalPnl: 82,
+      totalPnlPaise: 8_200,
+      realisedPnl: 30,
+      realisedPnlPaise: 3_000,
+      openPnl: 52,
+      openPnlPaise: 5_200,
       openTrades: 1,
     });
-    const first = (all.json.items as Array<{ user: { email: string } }>)[0];
-    expect(first?.user.email).toBe(trader.email);
+    const items = all.json.items as Array<{
+      status: string;
+      symbol: string;
+      pnl: number | null;
+      markPnl: number | null;
+      user: { email: string };
+    }>;
+    expect(items[0]?.user.email).toBe(trader.email);
+    const openRow = items.find((i) => i.status === 'open');
+    expect(openRow).toMatchObject({ symbol: 'NIFTY17NOV2624000CE', pnl: null, markPnl: 52 });
+    expect(items.filter((i) => i.status !== 'open').every((i) => i.markPnl === null)).toBe(true);
+    // Only open trades are asked for a mark.
+    const openId = (openRow as unknown as { id: number }).id;
+    expect(mark.mock.calls.every(([id]) => id === openId)).toBe(true);
+    mark.mockRestore();
     const puts = await t.request('GET', '/api/admin/trades?type=PUT', { token: admin.token });
     expect(puts.json.total).toBe(1);
     const open = await t.request('GET', '/api/admin/trades?status=open', { token: admin.token });

@@ -98,6 +98,7 @@ export function registerOverviewRoutes(router: AdminRouter, env: AdminEnv): void
       db: deps.db.knex,
       query: queryOf(ctx, tradesQuerySchema),
       now: deps.clock.now(),
+      markPnl: (tradeId) => deps.trading.markPnl(tradeId),
     });
   });
 }

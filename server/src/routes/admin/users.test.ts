@@ -34,6 +34,9 @@ describe.each(testDialects())('admin users (%s)', (dialect) => {
     const bad = await t.request('GET', '/api/admin/users?status=sleeping', { token: admin.token });
     expect(bad.status).toBe(400);
     expect(bad.json.field).toBe('status');
+    const badRole = await t.request('GET', '/api/admin/users?role=owners', { token: admin.token });
+    expect(badRole.status).toBe(400);
+    expect(badRole.json.field).toBe('role');
   });
 
   it('searches by e-mail or name and filters by status on the server, with summary counts', async () => {
@@ -45,11 +48,60 @@ describe.each(testDialects())('admin users (%s)', (dialect) => {
     const pending = await t.request('GET', '/api/admin/users?status=pending&pageSize=1', {
       token: admin.token,
     });
-    expect(pending.json.total).toBe(3); // the admin too: its subscription is pending like any new account
+    // The admin's own subscription is pending like any new account's, but an admin is not a customer.
+    expect(pending.json.total).toBe(2);
     expect(pending.json.items).toHaveLength(1);
-    expect(pending.json.summary).toMatchObject({ total: 3, active: 0, pendingPayments: 0 });
+    expect(pending.json.summary).toEqual({
+      total: 2,
+      active: 0,
+      pendingPayments: 0,
+      newThisMonth: 2,
+      admins: 1,
+    });
     const noBroker = await t.request('GET', '/api/admin/users?broker=none', { token: admin.token });
-    expect(noBroker.json.total).toBe(3);
+    expect(noBroker.json.total).toBe(2);
+  });
+
+  it('lists admins apart from the customers (role=admins), whatever the status filter', async () => {
+    const customers = await t.request('GET', '/api/admin/users?pageSize=100', { token: admin.token });
+    const customerIds = (customers.json.items as AdminUserDto[]).map((u) => u.id);
+    expect(customerIds).not.toContain(admin.id);
+    expect(customerIds).toEqual(expect.arrayContaining([asha.id, ravi.id]));
+    const admins = await t.request('GET', '/api/admin/users?role=admins&status=active', {
+      token: admin.token,
+    });
+    expect(admins.status).toBe(200);
+    expect((admins.json.items as AdminUserDto[]).map((u) => [u.id, u.isAdmin])).toEqual([[admin.id, true]]);
+    // An admin whose own subscription is active still counts in no customer figure.
+    const figures = async () => ({
+      activeUsers: (await t.request('GET', '/api/admin/stats', { token: admin.token })).json.activeUsers,
+      summary: (await t.request('GET', '/api/admin/users', { token: admin.token })).json.summary,
+    });
+    const before = await figures();
+    await t.server.deps.db
+      .knex('users')
+      .where({ id: admin.id })
+      .update({ subscription_status: 'active', subscription_end_at: NOW + 86_400_000 });
+    try {
+      expect(await figures()).toEqual(before);
+    } finally {
+      await t.server.deps.db
+        .knex('users')
+        .where({ id: admin.id })
+        .update({ subscription_status: 'pending', subscription_end_at: null });
+    }
+  });
+
+  it('refuses to activate a subscription for an admin, and changes nothing', async () => {
+    const res = await t.request('POST', `/api/admin/users/${admin.id}/activate`, {
+      token: admin.token,
+      body: { reason: 'by mistake' },
+    });
+    expect(res.status).toBe(409);
+    expect(res.json).toMatchObject({ error: 'admin_not_customer' });
+    const row = await t.server.deps.db.knex('users').where({ id: admin.id }).first();
+    expect(row.subscription_status).toBe('pending');
+    expect(await t.server.deps.db.knex('subscriptions').where({ user_id: admin.id })).toEqual([]);
   });
 
   it('PATCH edits the fields, replaces broker credentials sealed and masked, and audits before → after', async () => {

@@ -99,13 +99,19 @@ export async function listAdminSignals(props: {
   });
 }
 
-/** `GET /api/admin/trades`: search matches instrument, symbol, e-mail or name. */
+/**
+ * `GET /api/admin/trades`: search matches instrument, symbol, e-mail or name. Open trades carry their live
+ * mark-to-market P&L (`markPnl`, rupees at the last quote, from the engine), as the trader sees them; the summary's
+ * P&L is realised (closed) plus that open P&L, with both parts.
+ */
 export async function listAdminTrades(props: {
   db: Db;
   query: z.output<typeof tradesQuerySchema>;
   now: number;
+  /** an open trade's P&L at the last quote (rupees), null when not quoted */
+  markPnl: (tradeId: number) => number | null;
 }): Promise<AdminTradesResponse> {
-  const { db, query, now } = props;
+  const { db, query, now, markPnl } = props;
   const filtered = () => {
     // The visitors' demo account is not a customer: its paper trades stay out of this page and its figures.
     const b = db('trades').join('users', 'users.id', 'trades.user_id').where('users.is_demo', false);
@@ -126,9 +132,18 @@ export async function listAdminTrades(props: {
     ],
     map: (raw) => {
       const user = raw as unknown as UserCols;
-      return presentAdminTrade(toTrade(raw), user);
+      const trade = toTrade(raw);
+      return presentAdminTrade(trade, user, trade.status === 'open' ? markPnl(trade.id) : null);
     },
   });
+  // Open trades are few (at most one per trader): their marks are summed here, over every matching one.
+  const openIds = (await filtered().where('trades.status', 'open').select('trades.id')) as Array<{
+    id: unknown;
+  }>;
+  const openPnlPaise = openIds.reduce(
+    (sum, row) => sum + Math.round((markPnl(toNumber(row.id)) ?? 0) * 100),
+    0,
+  );
   const [sums] = (await filtered().select(
     db.raw('count(*) as n'),
     db.raw("sum(case when trades.status = 'closed' then 1 else 0 end) as closed"),
@@ -137,14 +152,19 @@ export async function listAdminTrades(props: {
     db.raw("sum(case when trades.status = 'open' then 1 else 0 end) as open"),
   )) as Array<Record<string, unknown>>;
   const closed = toNumber(sums?.closed);
-  const pnlPaise = toNumber(sums?.pnl);
+  const realisedPnlPaise = toNumber(sums?.pnl);
+  const totalPnlPaise = realisedPnlPaise + openPnlPaise;
   return {
     ...page,
     summary: {
       total: countOf(sums),
       winRate: closed === 0 ? 0 : Math.round((toNumber(sums?.wins) / closed) * 10_000) / 100,
-      totalPnl: rupees(pnlPaise),
-      totalPnlPaise: pnlPaise,
+      totalPnl: rupees(totalPnlPaise),
+      totalPnlPaise,
+      realisedPnl: rupees(realisedPnlPaise),
+      realisedPnlPaise,
+      openPnl: rupees(openPnlPaise),
+      openPnlPaise,
       openTrades: toNumber(sums?.open),
     },
   };

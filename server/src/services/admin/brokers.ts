@@ -29,6 +29,7 @@ import { iso, isoOrNull } from '../../presenters/time';
 import { announceAudit, recordAudit } from '../audit';
 import { afterUserChange, type AdminDeps } from './userCommands';
 import { pageOf, whereUserMatches } from './listing';
+import { customersOnly } from './testAccounts';
 import { userOr404 } from './userDirectory';
 
 /** The live integration of a broker type, or undefined when none is installed. */
@@ -53,8 +54,11 @@ export async function brokerStatus(props: {
     else if (r.status === 'credentials_saved') sessions.credentialsSaved += 1;
     else sessions.disconnected += 1;
   }
+  // Customers only: admins, test accounts and the demo account are not users of the product here either.
+  const customers = db('users');
+  customersOnly(customers);
   return {
-    totalUsers: countOf(await db('users').where({ is_demo: false }).count({ n: '*' })),
+    totalUsers: countOf(await customers.count({ n: '*' })),
     connectedUsers: sessions.valid,
     brokerBreakdown: Object.fromEntries(breakdown.map((b) => [b.broker_type, b.accounts])),
     sessions,

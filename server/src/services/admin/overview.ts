@@ -1,12 +1,13 @@
-// The overview cards (`GET /api/admin/stats`): active users and this month's revenue (net of refunds, with gross,
-// refunds and the GST of its tax documents beside it) leave test accounts out; trades and win rate are over every
-// closed trade of a customer. The visitors' demo account is left out of all of them.
+// The overview cards (`GET /api/admin/stats`): active users are customers (no test account, no admin) and this
+// month's revenue (net of refunds, with gross, refunds and the GST of its tax documents beside it) leaves test
+// accounts out; trades and win rate are over every closed trade of a customer. The visitors' demo account is left
+// out of all of them.
 import type { AdminStatsDto } from '../../contract';
 import type { Deps } from '../../deps';
 import { countOf, toNumber } from '../../db';
 import { istDate } from '@optionpilot/engine';
 import { monthsOf, revenueByMonth } from './revenueSummary';
-import { excludingTestAccounts } from './testAccounts';
+import { customersOnly } from './testAccounts';
 import { excludingDemoAccount } from './demoAccount';
 import { tradingEnabled } from './controls';
 
@@ -15,9 +16,8 @@ export async function adminStats(props: { deps: Pick<Deps, 'db'>; now: number })
   const db = deps.db.knex;
   const active = db('users')
     .where('subscription_status', 'active')
-    .where((w) => void w.whereNull('subscription_end_at').orWhere('subscription_end_at', '>', now))
-    .where('users.is_demo', false);
-  excludingTestAccounts(active, 'users.id');
+    .where((w) => void w.whereNull('subscription_end_at').orWhere('subscription_end_at', '>', now));
+  customersOnly(active);
   const customerTrades = db('trades');
   excludingDemoAccount(customerTrades, 'trades.user_id');
   const [trades] = (await customerTrades.select(

@@ -34,6 +34,7 @@ export async function activateUser(props: {
   const db = deps.db.knex;
   const now = deps.clock.now();
   const current = await userOr404(db, id);
+  if (current.is_admin) throw new AppError('admin_not_customer');
   if (effectiveSubscriptionStatus(current, now) === 'active') throw new AppError('already_active');
   const plan = props.planCode
     ? await findPlanByCode(db, props.planCode)

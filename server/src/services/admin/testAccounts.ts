@@ -1,4 +1,5 @@
-// Accounts flagged as test (`test_accounts`): created by admins to try the product, left out of revenue and counts.
+// Accounts flagged as test (`test_accounts`): created by admins to try the product, left out of revenue and counts;
+// and the customer filter that leaves them and admins out.
 import type { Knex } from 'knex';
 import type { Db } from '../../db';
 
@@ -28,4 +29,14 @@ export function excludingTestAccounts(builder: Knex.QueryBuilder, column: string
   void builder.whereNotExists(function sub(this: Knex.QueryBuilder) {
     void this.select(1).from('test_accounts').whereRaw(`test_accounts.user_id = ${column}`);
   });
+}
+
+/**
+ * Restricts a `users` query to customers: neither a test account, an admin nor the demo account (admins run the product and are not
+ * counted among its users or revenue-facing figures).
+ */
+export function customersOnly(builder: Knex.QueryBuilder, usersTable = 'users'): void {
+  // Nor the visitors' demo account: the server's own, trading paper for the demo page.
+  void builder.where(`${usersTable}.is_admin`, false).where(`${usersTable}.is_demo`, false);
+  excludingTestAccounts(builder, `${usersTable}.id`);
 }

@@ -25,7 +25,7 @@ import { presentPlan } from '../../presenters/plan';
 import { iso } from '../../presenters/time';
 import { listRevenue } from './revenue';
 import { listPaymentRequestsPage } from './paymentRequests';
-import { excludingTestAccounts, testAccountIds } from './testAccounts';
+import { customersOnly, testAccountIds } from './testAccounts';
 import { inWindow, istMonthStart, pageOf, whereUserMatches, windowOf } from './listing';
 
 /** What admins see beside each user, looked up for a whole page at once. */
@@ -63,9 +63,11 @@ export async function listAdminUsers(props: {
 }): Promise<AdminUsersResponse> {
   const { db, query, now } = props;
   const builder = db('users').select('users.*').where('users.is_demo', false);
+  // Admins are not customers: listed only on their own, where no subscription filter applies.
+  void builder.where('users.is_admin', query.role === 'admins');
   whereUserMatches(builder, query.search);
   inWindow(builder, 'users.created_at', windowOf(query, now));
-  switch (query.status) {
+  switch (query.role === 'admins' ? 'all' : query.status) {
     case 'active':
       void builder
         .where('users.subscription_status', 'active')
@@ -120,11 +122,11 @@ export async function listAdminUsers(props: {
   return { ...page, items: await adminUsersOf(db, page.items), summary: await userSummary(db, now) };
 }
 
-/** The users page's cards; test accounts and the demo account are not counted. */
+/** The users page's cards: customers only (test accounts, admins and the demo account are not counted), and the admins apart. */
 export async function userSummary(db: Db, now: number): Promise<AdminUsersResponse['summary']> {
   const real = () => {
-    const b = db('users').where('users.is_demo', false);
-    excludingTestAccounts(b, 'users.id');
+    const b = db('users');
+    customersOnly(b);
     return b;
   };
   const total = countOf(await real().count({ n: '*' }));
@@ -138,7 +140,8 @@ export async function userSummary(db: Db, now: number): Promise<AdminUsersRespon
   const pendingPayments = countOf(
     await db('payment_requests').where({ status: 'pending' }).count({ n: '*' }),
   );
-  return { total, active, pendingPayments, newThisMonth };
+  const admins = countOf(await db('users').where('is_admin', true).count({ n: '*' }));
+  return { total, active, pendingPayments, newThisMonth, admins };
 }
 
 /** The user, or 404. */

@@ -70,7 +70,9 @@ export function CandleChart({ candles, trades, height = 320 }: CandleChartProps)
       ref={containerRef}
       h={height}
       w="100%"
-      role="img"
+      // A figure, not an img: lightweight-charts puts its attribution link (required by its licence) inside the
+      // container, and an img may hold no focusable content.
+      role="figure"
       aria-label="NIFTY 50 one-minute candlestick chart with your entries and exits"
     />
   );

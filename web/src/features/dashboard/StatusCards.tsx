@@ -5,7 +5,7 @@ import type { SubscriptionDto, SubscriptionStatus } from '@optionpilot/server/co
 import { useLiveStore } from '../../live/stores';
 import { selectUser, useSessionStore } from '../../stores/session';
 import { BROKER_LABELS } from '@optionpilot/server/contract';
-import { formatIstDate, formatPnl, pnlColor } from './display';
+import { formatIstDate, formatPnl, formatPnlParts, pnlColor } from './display';
 
 const SUBSCRIPTION_LABEL: Record<SubscriptionStatus, string> = {
   active: 'Active',
@@ -76,7 +76,10 @@ export function StatusCards({ subscription }: { subscription: SubscriptionDto | 
           {bot ? (bot.isRunning ? 'Running' : 'Stopped') : '—'}
         </Badge>
       </StatusCard>
-      <StatusCard title="Today's P&L">
+      <StatusCard
+        title="Today's P&L"
+        footer={stats && formatPnlParts(stats.todayRealisedPnl, stats.openPnl, stats.openTrades)}
+      >
         <Text
           size="xl"
           fw={700}

@@ -1,10 +1,11 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import { resetLiveStore, useLiveStore } from '../../live/stores';
 import { sampleTrade } from '../../live/testing';
 import { TradesTab } from './TradesTab';
 import { NO_TRADES_MESSAGE, RecentTradesTable } from './TradesTable';
 import { renderWithProviders } from '../../test/render';
+import { setViewport } from '../landing/setViewport';
 
 const winner = sampleTrade({
   id: 1,
@@ -108,5 +109,44 @@ describe('Recent trades', () => {
     expect(pnl).toEqual([expect.stringContaining('325.50'), expect.stringContaining('650.00')]);
     expect(pnl.every((text) => text?.endsWith('live'))).toBe(true);
     expect(pnl[0]).toMatch(/^-/);
+  });
+});
+
+describe('on a phone (390 px)', () => {
+  beforeEach(() => setViewport(390, 844));
+  afterEach(() => setViewport(1024, 768));
+
+  it('shows Recent Trades as cards with the full side, the time and the P&L, and no table', () => {
+    renderWithProviders(
+      <RecentTradesTable
+        trades={[
+          sampleTrade({ id: 1, markPnl: 52, timestamp: '2026-03-02T04:00:00.000Z' }),
+          { ...loser, id: 2 },
+        ]}
+      />,
+    );
+    expect(screen.queryByRole('table')).toBeNull();
+    const cards = within(screen.getByRole('list', { name: 'Recent trades' })).getAllByRole('listitem');
+    expect(cards.map((c) => c.getAttribute('aria-label'))).toEqual([
+      'CALL trade at 09:30:00 IST',
+      'PUT trade at 10:30:00 IST',
+    ]);
+    expect(within(cards[0] as HTMLElement).getByText('CALL')).toBeTruthy();
+    expect(cards[0]?.textContent).toContain('+₹52.00');
+    expect(cards[0]?.textContent).toContain('Entry ₹120.50 · Exit Open');
+    expect(within(cards[1] as HTMLElement).getByText('PUT')).toBeTruthy();
+    expect(cards[1]?.textContent).toContain('-₹1,300.00');
+    expect(cards[1]?.textContent).toContain('Entry ₹120.50 · Exit ₹100.50');
+  });
+
+  it('shows the Trades tab history as cards with symbol, status and date', () => {
+    useLiveStore.getState().setTrades([winner]);
+    renderWithProviders(<TradesTab />);
+    expect(screen.queryByRole('table')).toBeNull();
+    const [card] = within(screen.getByRole('list', { name: 'Trading history' })).getAllByRole('listitem');
+    expect(card?.textContent).toContain('NIFTY26MAR24450CE');
+    expect(card?.textContent).toContain('closed');
+    expect(card?.textContent).toContain('02 Mar 2026, 09:30 IST');
+    expect(card?.textContent).toContain('+₹2,600.00');
   });
 });

@@ -1,7 +1,8 @@
-// Trading Statistics (spec §2): total trades, win rate %, total P&L, from the live stats.
+// Trading Statistics (spec §2): total trades, win rate %, total P&L (realised + open, with both parts), from the
+// live stats.
 import { Card, SimpleGrid, Text, Title } from '@mantine/core';
 import { useLiveStore } from '../../live/stores';
-import { formatPnl, pnlColor } from './display';
+import { formatPnl, formatPnlParts, pnlColor } from './display';
 
 export function TradingStatsCard() {
   const stats = useLiveStore((s) => s.stats);
@@ -31,9 +32,19 @@ export function TradingStatsCard() {
           <Text size="xs" c="dimmed">
             Total P&amp;L
           </Text>
-          <Text fw={700} size="lg" c={stats ? pnlColor(stats.totalPnl) : undefined}>
+          <Text
+            fw={700}
+            size="lg"
+            c={stats ? pnlColor(stats.totalPnl) : undefined}
+            aria-label="Total P&L value"
+          >
             {stats ? formatPnl(stats.totalPnl) : '—'}
           </Text>
+          {stats && (
+            <Text size="xs" c="dimmed">
+              {formatPnlParts(stats.totalRealisedPnl, stats.openPnl, stats.openTrades)}
+            </Text>
+          )}
         </div>
       </SimpleGrid>
     </Card>

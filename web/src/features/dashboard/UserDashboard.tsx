@@ -31,7 +31,7 @@ export const TEST_MODE_BANNER =
 function RecentTradesCard() {
   const trades = useLiveStore((s) => s.trades);
   return (
-    <Card withBorder padding="lg">
+    <Card withBorder padding="lg" component="section" aria-label="Recent Trades">
       <Title order={4} mb="sm">
         Recent Trades
       </Title>

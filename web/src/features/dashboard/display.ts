@@ -24,6 +24,15 @@ export function formatPnl(rupees: number): string {
   return tone === 'profit' ? `+${body}` : tone === 'loss' ? `-${body}` : formatInrRupees(0);
 }
 
+/**
+ * The parts of a P&L that includes open trades, e.g. "Realised +₹500.00 · Open +₹52.00"; just the realised part
+ * when no trade is open.
+ */
+export function formatPnlParts(realised: number, open: number, openTrades: number): string {
+  const done = `Realised ${formatPnl(realised)}`;
+  return openTrades > 0 ? `${done} · Open ${formatPnl(open)}` : done;
+}
+
 /** Index points with two decimals and Indian grouping, e.g. 24512.3 → "24,512.30". */
 export function formatPoints(value: number): string {
   if (!Number.isFinite(value)) return EMPTY_VALUE;

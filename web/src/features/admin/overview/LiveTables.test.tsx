@@ -8,15 +8,20 @@ import { ActiveTradesTable, LogsTable, SignalsTable } from './LiveTables';
 describe('overview live tables', () => {
   beforeEach(resetAdminLiveStore);
 
-  it('lists active trades with their user and removes one when it closes', () => {
-    useAdminLiveStore.getState().setActiveTrades([sampleAdminTrade({ id: 4, pnl: -325.5 })]);
+  it('lists active trades with their user, option symbol and live P&L, and removes one when it closes', () => {
+    useAdminLiveStore.getState().setActiveTrades([sampleAdminTrade({ id: 4, markPnl: -325.5 })]);
     renderWithProviders(<ActiveTradesTable />);
     const table = screen.getByRole('table', { name: 'Active trades' });
     expect(within(table).getByText('Asha Rao')).toBeTruthy();
     expect(within(table).getByText('#7 · asha@example.com')).toBeTruthy();
-    expect(within(table).getByText('NIFTY 24450 CE')).toBeTruthy();
+    // The symbol the trader sees (strike and expiry), not the bare underlying.
+    expect(within(table).getByText('NIFTY26MAR24450CE')).toBeTruthy();
     expect(within(table).getByText('₹120.50')).toBeTruthy();
     expect(within(table).getByText('-₹325.50')).toBeTruthy();
+    expect(within(table).getByText('live')).toBeTruthy();
+    // A newer mark pushed over the socket replaces the figure.
+    act(() => useAdminLiveStore.getState().applyTrade(sampleAdminTrade({ id: 4, markPnl: 52 })));
+    expect(within(table).getByText('+₹52.00')).toBeTruthy();
     act(() =>
       useAdminLiveStore.getState().applyTrade(sampleAdminTrade({ id: 4, status: 'closed', pnl: 10 })),
     );

@@ -1,8 +1,8 @@
 // The Overview's live tabs (spec §2): Trades (active trades), Signals and Logs, fed by the admin live store.
 import { Badge, Table, Text } from '@mantine/core';
-import type { AdminTradeDto } from '@optionpilot/server/contract';
 import { formatIstTime } from '../../../lib/format';
-import { formatPnl, formatPoints, formatPremium, pnlColor } from '../../dashboard/display';
+import { formatPoints, formatPremium } from '../../dashboard/display';
+import { TradePnl } from '../../dashboard/TradesTable';
 import { useAdminLiveStore } from '../live/adminLiveStore';
 
 function Empty({ children }: { children: string }) {
@@ -18,16 +18,6 @@ function TypeBadge({ type }: { type: 'CALL' | 'PUT' }) {
     <Badge variant="light" color={type === 'CALL' ? 'green' : 'red'}>
       {type}
     </Badge>
-  );
-}
-
-/** Live P&L of an open trade: the server's figure at the last quote, or "Running" before it has one. */
-function LivePnl({ trade }: { trade: AdminTradeDto }) {
-  if (trade.pnl === null) return <Text size="sm">Running</Text>;
-  return (
-    <Text size="sm" fw={600} c={pnlColor(trade.pnl)}>
-      {formatPnl(trade.pnl)}
-    </Text>
   );
 }
 
@@ -63,13 +53,18 @@ export function ActiveTradesTable() {
               <Table.Td>
                 <TypeBadge type={t.tradeType} />
               </Table.Td>
-              <Table.Td>{t.instrument}</Table.Td>
+              <Table.Td>
+                <Text size="sm" ff="monospace">
+                  {t.symbol}
+                </Text>
+              </Table.Td>
               <Table.Td>{formatPremium(t.entryPrice)}</Table.Td>
               <Table.Td>{formatPremium(t.stopLoss)}</Table.Td>
               <Table.Td>{formatPremium(t.target)}</Table.Td>
               <Table.Td>{t.status}</Table.Td>
               <Table.Td>
-                <LivePnl trade={t} />
+                {/* the engine's mark at the last quote, pushed with every move (admin:trade) */}
+                <TradePnl trade={t} />
               </Table.Td>
             </Table.Tr>
           ))}

@@ -4,6 +4,8 @@ import { Card, SimpleGrid, Text } from '@mantine/core';
 export interface Figure {
   label: string;
   value: string;
+  /** a line under the value (e.g. what a total is made of) */
+  note?: string;
 }
 
 export function Figures({ figures }: { figures: readonly Figure[] }) {
@@ -17,6 +19,11 @@ export function Figures({ figures }: { figures: readonly Figure[] }) {
           <Text size="lg" fw={700} aria-label={`${f.label} value`}>
             {f.value}
           </Text>
+          {f.note && (
+            <Text size="xs" c="dimmed">
+              {f.note}
+            </Text>
+          )}
         </Card>
       ))}
     </SimpleGrid>

@@ -1,9 +1,13 @@
 // /admin/trades (spec §2): search by instrument, e-mail or name; status, type and date filters; totals over every
-// matching trade computed on the server; one page of rows at a time.
+// matching trade computed on the server; one page of rows at a time. Each trade shows the option symbol and P&L the
+// trader sees: an open trade's mark follows the admin live feed (admin:trade) while the page is open.
 import { Badge, Group, Table, Text } from '@mantine/core';
-import type { AdminTradesResponse } from '@optionpilot/server/contract';
+import type { AdminTradeDto, AdminTradesResponse } from '@optionpilot/server/contract';
 import { formatIstDateTime } from '../../../lib/format';
-import { formatPnl, formatPremium, pnlColor } from '../../dashboard/display';
+import { formatPnl, formatPnlParts, formatPremium } from '../../dashboard/display';
+import { TradePnl } from '../../dashboard/TradesTable';
+import { useAdminLiveStore } from '../live/adminLiveStore';
+import { useAdminLive } from '../live/useAdminLive';
 import { AdminPage } from '../shared/AdminPage';
 import { Figures } from '../shared/Figures';
 import { FilterSelect, SearchField } from '../shared/ListControls';
@@ -33,13 +37,21 @@ const PERIOD_OPTIONS = [
   { value: 'month', label: 'This month' },
 ];
 
+/** The row as last pushed by the live feed while it is open (a newer mark), else as the page read it. */
+function withLiveMark(row: AdminTradeDto, live: readonly AdminTradeDto[]): AdminTradeDto {
+  if (row.status !== 'open') return row;
+  return live.find((t) => t.id === row.id) ?? row;
+}
+
 export function TradesPage() {
+  useAdminLive();
+  const live = useAdminLiveStore((st) => st.activeTrades);
   const list = useListFilters({ status: 'all', type: 'all', period: 'all' });
   const { data, loading, error } = useAdminQuery<AdminTradesResponse>('/api/admin/trades', {
     ...list.params,
     pageSize: TRADES_PAGE_SIZE,
   });
-  const rows = data?.items ?? [];
+  const rows = (data?.items ?? []).map((row) => withLiveMark(row, live));
   const s = data?.summary;
 
   return (
@@ -48,7 +60,11 @@ export function TradesPage() {
         figures={[
           { label: 'Total Trades', value: s ? s.total.toLocaleString('en-IN') : '—' },
           { label: 'Win Rate', value: s ? `${s.winRate.toFixed(1)}%` : '—' },
-          { label: 'Total P&L', value: s ? formatPnl(s.totalPnl) : '—' },
+          {
+            label: 'Total P&L',
+            value: s ? formatPnl(s.totalPnl) : '—',
+            ...(s ? { note: formatPnlParts(s.realisedPnl, s.openPnl, s.openTrades) } : {}),
+          },
           { label: 'Open Trades', value: s ? s.openTrades.toLocaleString('en-IN') : '—' },
         ]}
       />
@@ -98,7 +114,9 @@ export function TradesPage() {
                     <UserCell user={t.user} />
                   </Table.Td>
                   <Table.Td>
-                    {t.instrument}
+                    <Text span size="sm" ff="monospace">
+                      {t.symbol}
+                    </Text>
                     {t.paper && (
                       <Badge ml={6} size="xs" color="gray">
                         paper
@@ -114,13 +132,7 @@ export function TradesPage() {
                   <Table.Td>{formatPremium(t.entryPrice)}</Table.Td>
                   <Table.Td>{t.exitPrice === null ? 'Open' : formatPremium(t.exitPrice)}</Table.Td>
                   <Table.Td>
-                    {t.pnl === null ? (
-                      <Text size="sm">—</Text>
-                    ) : (
-                      <Text size="sm" fw={600} c={pnlColor(t.pnl)}>
-                        {formatPnl(t.pnl)}
-                      </Text>
-                    )}
+                    <TradePnl trade={t} />
                   </Table.Td>
                   <Table.Td>{t.status}</Table.Td>
                 </Table.Tr>

@@ -5,7 +5,7 @@ import { pageOf, renderAdminPage } from '../test/renderAdmin';
 import { makeAdminUser, makeAdminUserDetail } from '../test/userSamples';
 import { UsersPage } from './UsersPage';
 
-const SUMMARY = { total: 120, active: 80, pendingPayments: 7, newThisMonth: 12 };
+const SUMMARY = { total: 120, active: 80, pendingPayments: 7, newThisMonth: 12, admins: 1 };
 const ASHA = makeAdminUser({ id: 7 });
 const RAVI = makeAdminUser({
   id: 8,
@@ -44,6 +44,31 @@ describe('/admin/users', { timeout: 20_000 }, () => {
     // Activate is offered for the pending user only.
     const table = screen.getByRole('table', { name: 'Users' });
     expect(within(table).getAllByRole('button', { name: 'Activate' })).toHaveLength(1);
+  });
+
+  it('lists admins apart from the customers, without subscription actions', async () => {
+    const admin = makeAdminUser({
+      id: 1,
+      email: 'admin@example.com',
+      firstName: 'Op',
+      lastName: 'Admin',
+      isAdmin: true,
+      subscriptionStatus: 'pending',
+    });
+    const api = routes({
+      'GET /api/admin/users?page=1&pageSize=25&role=admins': { body: pageOf([admin], { summary: SUMMARY }) },
+    });
+    renderAdminPage(<UsersPage />);
+    await screen.findByText('ravi@example.com');
+    fireEvent.click(screen.getByText('Admins (1)'));
+    const table = await screen.findByRole('table', { name: 'Admins' });
+    expect(api.userQueries().at(-1)).toBe('/api/admin/users?page=1&pageSize=25&role=admins');
+    expect(within(table).getByText('admin@example.com')).toBeTruthy();
+    expect(within(table).getByText('Admin')).toBeTruthy();
+    expect(within(table).queryByText('Pending')).toBeNull();
+    expect(within(table).queryByRole('button', { name: 'Activate' })).toBeNull();
+    // The counts stay the customers'.
+    expect(screen.getByLabelText('Total Users value').textContent).toBe('120');
   });
 
   it('activates a pending user with a recorded reason', async () => {

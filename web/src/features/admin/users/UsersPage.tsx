@@ -1,7 +1,8 @@
 // /admin/users (spec §2): summary counts, search by e-mail or name, status and broker filters, one server page at a
-// time; View, Edit, and Activate for pending users.
+// time; View, Edit, and Activate for pending users. Admins are not customers: they are neither listed nor counted
+// with them, and show on their own under "Admins", without subscription actions.
 import { useState } from 'react';
-import { Badge, Button, Group, Table } from '@mantine/core';
+import { Badge, Button, Group, SegmentedControl, Table } from '@mantine/core';
 import { BROKER_TYPES, type AdminUserDto, type AdminUsersResponse } from '@optionpilot/server/contract';
 import { formatIstDateTime } from '../../../lib/format';
 import { BROKER_LABELS } from '@optionpilot/server/contract';
@@ -35,10 +36,15 @@ const BROKER_OPTIONS = [
 
 type Dialog = { kind: 'view' | 'edit' | 'activate'; user: AdminUserDto } | null;
 
+type Role = 'customers' | 'admins';
+
 export function UsersPage() {
   const list = useListFilters({ status: 'all', broker: 'all' });
+  const [role, setRole] = useState<Role>('customers');
+  const admins = role === 'admins';
   const { data, loading, error, reload } = useAdminQuery<AdminUsersResponse>('/api/admin/users', {
     ...list.params,
+    ...(admins ? { role, status: 'all', broker: 'all' } : {}),
     pageSize: USERS_PAGE_SIZE,
   });
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -62,24 +68,45 @@ export function UsersPage() {
         ]}
       />
       <Group align="flex-end">
+        <SegmentedControl
+          aria-label="Show"
+          value={role}
+          onChange={(v) => {
+            setRole(v as Role);
+            list.setPage(1);
+          }}
+          data={[
+            { value: 'customers', label: 'Customers' },
+            { value: 'admins', label: `Admins (${count(summary?.admins)})` },
+          ]}
+        />
         <SearchField placeholder="E-mail or name" value={list.search} onChange={list.setSearch} />
-        <FilterSelect
-          label="Status"
-          data={STATUS_OPTIONS}
-          value={list.filters.status}
-          onChange={(v) => list.setFilter('status', v)}
-        />
-        <FilterSelect
-          label="Broker"
-          data={BROKER_OPTIONS}
-          value={list.filters.broker}
-          onChange={(v) => list.setFilter('broker', v)}
-        />
+        {!admins && (
+          <>
+            <FilterSelect
+              label="Status"
+              data={STATUS_OPTIONS}
+              value={list.filters.status}
+              onChange={(v) => list.setFilter('status', v)}
+            />
+            <FilterSelect
+              label="Broker"
+              data={BROKER_OPTIONS}
+              value={list.filters.broker}
+              onChange={(v) => list.setFilter('broker', v)}
+            />
+          </>
+        )}
       </Group>
-      <TableState loading={loading} error={error} empty={rows.length === 0} emptyText="No users match." />
+      <TableState
+        loading={loading}
+        error={error}
+        empty={rows.length === 0}
+        emptyText={admins ? 'No admins match.' : 'No users match.'}
+      />
       {rows.length > 0 && (
         <Table.ScrollContainer minWidth={900}>
-          <Table striped aria-label="Users">
+          <Table striped aria-label={admins ? 'Admins' : 'Users'}>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Name</Table.Th>
@@ -108,9 +135,15 @@ export function UsersPage() {
                   </Table.Td>
                   <Table.Td>{u.email}</Table.Td>
                   <Table.Td>
-                    <Badge variant="light" color={subscriptionColor(u.subscriptionStatus)}>
-                      {subscriptionLabel(u.subscriptionStatus)}
-                    </Badge>
+                    {u.isAdmin ? (
+                      <Badge variant="light" color="violet">
+                        Admin
+                      </Badge>
+                    ) : (
+                      <Badge variant="light" color={subscriptionColor(u.subscriptionStatus)}>
+                        {subscriptionLabel(u.subscriptionStatus)}
+                      </Badge>
+                    )}
                   </Table.Td>
                   <Table.Td>
                     {u.brokerType ? BROKER_LABELS[u.brokerType] : '—'}
@@ -133,7 +166,7 @@ export function UsersPage() {
                       <Button size="xs" variant="light" onClick={() => setDialog({ kind: 'edit', user: u })}>
                         Edit
                       </Button>
-                      {u.subscriptionStatus === 'pending' && (
+                      {u.subscriptionStatus === 'pending' && !u.isAdmin && (
                         <Button
                           size="xs"
                           color="green"
