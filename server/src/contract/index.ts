@@ -9,3 +9,4 @@ export * from './gst';
 export * from './brokers';
 export * from './text';
 export * from './refunds';
+export * from './session';

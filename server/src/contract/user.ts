@@ -5,6 +5,7 @@ import { buyerSchema } from './gst';
 import type { BrokerType, SubscriptionStatus, UserDto } from './dto';
 import { BROKER_TYPES } from './dto';
 import { plainText } from './text';
+import type { SessionFactsDto } from './session';
 
 export interface PlanDto {
   code: string;
@@ -376,11 +377,15 @@ export interface PaymentHistoryResponse {
   payments: PaymentHistoryItemDto[];
 }
 
-/** `GET /api/strategy`: the white-box description shown to every subscriber. */
+/**
+ * `GET /api/strategy` and the `strategy:info` event: the white-box description shown to every subscriber, with the
+ * trading day's times it runs on.
+ */
 export interface StrategyInfoDto {
   name: string;
   intervalMinutes: number;
   rules: string[];
+  session: SessionFactsDto;
   params: {
     consecutiveCandles: number;
     minMovement: number;
@@ -390,6 +395,7 @@ export interface StrategyInfoDto {
     callEnabled: boolean;
     putEnabled: boolean;
     tradingEnabled: boolean;
+    /** the same time as `session.squareOff` */
     squareOffTime: string;
   };
 }

@@ -5,6 +5,7 @@ import type {
   BotStatusDetailDto,
   CandleDto,
   FeedHealthDto,
+  MarketSessionDto,
   MarketTickDto,
   StrategyInfoDto,
   UserStatsDto,
@@ -34,6 +35,8 @@ export interface TradingService {
   feedHealth(): FeedHealthDto;
   /** the white-box description of the strategy `userId` follows (the default one without a user) */
   strategyInfo(userId?: number): Promise<StrategyInfoDto>;
+  /** the trading day's times, the market clock and the session now (`GET /api/market/session`) */
+  marketSession(): Promise<MarketSessionDto>;
   /** positions under risk management (their stops and high-water marks) */
   openPositions(): readonly RiskPosition[];
   /** kill switch: squares off every open position now (new entries follow the controls); returns how many */
