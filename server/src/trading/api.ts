@@ -33,6 +33,11 @@ export interface TradingService {
   marketTick(): MarketTickDto | null;
   candles(interval: CandleInterval, limit: number): CandleDto[];
   feedHealth(): FeedHealthDto;
+  /**
+   * the last tick: its market-clock time (epoch ms) and how long ago it arrived, measured on the server's real-time
+   * clock alone; nulls before the first tick
+   */
+  lastTick(): { time: number | null; ageMs: number | null };
   /** the white-box description of the strategy `userId` follows (the default one without a user) */
   strategyInfo(userId?: number): Promise<StrategyInfoDto>;
   /** the trading day's times, the market clock and the session now (`GET /api/market/session`) */

@@ -110,6 +110,10 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
   let loaded = false;
   let live: Running | undefined;
   let health: FeedHealth = { status: 'down', lastTickAt: null };
+  // The last tick: its market-clock time, and when it arrived on the real-time scheduler. Its age is measured on
+  // that one clock (the engine clock of a simulation runs faster and may start anywhere).
+  let lastTickTime: number | null = null;
+  let lastTickArrivedAt: number | null = null;
   // The market context outlives a stop: bot status and lot size still answer from it.
   let market: MarketContext | undefined;
   // Before the first start, the session facts and the lot size answer from a context of their own.
@@ -330,6 +334,8 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
     // One subscription to the ticks: the runtime builds every interval's candles once; the view shows them.
     subscriptions.add(
       feed.ticks$.subscribe((tick) => {
+        lastTickTime = tick.time;
+        lastTickArrivedAt = realtime.now();
         runtime.onTick(tick);
         view.onTick(tick);
       }),
@@ -508,6 +514,12 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
     marketTick: () => live?.view.tick() ?? null,
     candles: (candleInterval, limit) => live?.view.candles(candleInterval, limit) ?? [],
     feedHealth: () => presentFeedHealth(feedKind(), health),
+    lastTick() {
+      return {
+        time: lastTickTime,
+        ageMs: lastTickArrivedAt === null ? null : Math.max(0, realtime.now() - lastTickArrivedAt),
+      };
+    },
     async strategyInfo(userId) {
       if (!loaded) await reloadControls();
       if (userId === undefined) {

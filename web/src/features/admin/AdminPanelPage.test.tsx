@@ -68,6 +68,33 @@ describe('Admin panel overview', () => {
     expect(useAdminLiveStore.getState().connection).toBe('idle');
   });
 
+  it("shows next year's missing holiday list as a notice with its date, not as a fault", async () => {
+    mockApi({
+      'GET /api/admin/stats': { body: sampleStats() },
+      'GET /api/admin/system-health': {
+        body: sampleHealth({
+          status: 'ok',
+          checks: [
+            { name: 'calendar', status: 'ok', detail: 'holidays known for 2026; 2027 needed by 2027-01-01' },
+          ],
+          notices: [
+            {
+              id: 'calendar_next_year',
+              neededBy: '2027-01-01',
+              message: 'The NSE holiday list for 2027 is not in engine/data/nse-calendar.json yet.',
+            },
+          ],
+        }),
+      },
+    });
+    renderPage();
+    const health = screen.getByRole('region', { name: 'System Health' });
+    expect(await within(health).findByText('Needed by Fri, 01 Jan 2027')).toBeTruthy();
+    expect(within(health).getByText(/NSE holiday list for 2027 is not in/)).toBeTruthy();
+    expect(within(health).getByLabelText('Overall health').textContent).toBe('OK');
+    expect(within(health).getByLabelText('Market calendar status').textContent).toBe('OK');
+  });
+
   it('shows the live tabs from the first snapshot', async () => {
     routes();
     renderPage();
