@@ -19,7 +19,9 @@ import {
 } from '@mantine/core';
 import { userSettingsSchema, type UserSettingsDto } from '@optionpilot/server/contract';
 import { ApiError, errorMessage } from '../../api/client';
+import { useLiveStore } from '../../live/stores';
 import { toastError, toastSuccess } from '../../lib/toast';
+import { tradingHoursNote } from '../session/sessionText';
 import { dashboardApi } from './dashboardApi';
 import { useApiData } from './useApiData';
 
@@ -41,6 +43,8 @@ export function SettingsTab() {
   const [form, setForm] = useState<UserSettingsDto | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [saving, setSaving] = useState<'trading' | 'notifications' | null>(null);
+  // The strategy's trading day (live: an admin's square-off change shows at once), to say what the hours do.
+  const session = useLiveStore((s) => s.strategy?.session);
 
   useEffect(() => {
     if (loaded.data) setForm(loaded.data);
@@ -143,6 +147,11 @@ export function SettingsTab() {
               error={errors.tradingHoursEnd}
             />
           </Group>
+          {session && (
+            <Text size="xs" c="dimmed" aria-label="What your trading hours do">
+              {tradingHoursNote(session, form.tradingHoursStart, form.tradingHoursEnd)}
+            </Text>
+          )}
           <Group justify="flex-end">
             <Button
               onClick={() => void save('trading')}

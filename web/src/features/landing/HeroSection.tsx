@@ -1,21 +1,31 @@
 import { Badge, Box, Button, Container, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { openSignup } from './authDialog';
 import { NAV_HEIGHT } from './LandingNav';
-import type { PlanDto } from '@optionpilot/server/contract';
+import type { PlanDto, SessionFactsDto } from '@optionpilot/server/contract';
 import { periodOf, SPEC_MONTHLY_PLAN } from '../payment/plans';
 import { formatInrWhole } from './pricing';
 import { scrollToSection } from './sections';
+import { timeRange } from '../session/sessionText';
 import { StatCard, type LandingStat } from './StatCard';
 
-function heroStats(plan: PlanDto): readonly LandingStat[] {
+// The trading window comes from the server's session facts (GET /api/market/session); left out until known.
+function heroStats(plan: PlanDto, session: SessionFactsDto | undefined): readonly LandingStat[] {
   return [
-    { value: '9:15-3:00', label: 'Market hours (IST)' },
+    ...(session
+      ? [{ value: timeRange(session.entryStart, session.entryEnd), label: 'Automated trading window, IST' }]
+      : []),
     { value: formatInrWhole(plan.pricePaise), label: `Per ${periodOf(plan.months)}, plus GST` },
     { value: '100%', label: 'Automated execution' },
   ];
 }
 
-export function HeroSection({ plan = SPEC_MONTHLY_PLAN }: { plan?: PlanDto | undefined }) {
+export function HeroSection({
+  plan = SPEC_MONTHLY_PLAN,
+  session,
+}: {
+  plan?: PlanDto | undefined;
+  session?: SessionFactsDto | undefined;
+}) {
   return (
     <Box
       component="section"
@@ -50,7 +60,7 @@ export function HeroSection({ plan = SPEC_MONTHLY_PLAN }: { plan?: PlanDto | und
             </Button>
           </Group>
           <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="md" w="100%" maw={720} mt="lg">
-            {heroStats(plan).map((stat) => (
+            {heroStats(plan, session).map((stat) => (
               <StatCard key={stat.label} stat={stat} valueSize={28} />
             ))}
           </SimpleGrid>
