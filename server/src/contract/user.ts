@@ -79,10 +79,12 @@ export const tradingSettingsSchema = z.object({
 });
 export type TradingSettingsRequest = z.infer<typeof tradingSettingsSchema>;
 
-/** `GET/PUT /api/user/settings` (the Settings tab) */
+/**
+ * `GET/PUT /api/user/settings` (the Settings tab). The first version's "risk level" is gone: nothing ever read it
+ * (issue 18); a client that still sends `riskLevel` has it ignored.
+ */
 export interface UserSettingsDto {
   autoTrading: boolean;
-  riskLevel: 'low' | 'medium' | 'high';
   /** rupees (whole) */
   maxDailyLoss: number;
   tradingHoursStart: string;
@@ -103,7 +105,6 @@ const hhmm = (field: string) =>
 export const userSettingsSchema = z
   .object({
     autoTrading: z.boolean({ error: 'autoTrading must be true or false' }),
-    riskLevel: z.enum(['low', 'medium', 'high'], { error: 'riskLevel must be low, medium or high' }),
     maxDailyLoss: z
       .number({ error: 'maxDailyLoss must be a number' })
       .int('maxDailyLoss must be whole rupees')

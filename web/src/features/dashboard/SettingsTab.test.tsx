@@ -9,7 +9,6 @@ import { sampleStrategy } from '../../live/testing';
 
 const DEFAULTS: UserSettingsDto = {
   autoTrading: true,
-  riskLevel: 'medium',
   maxDailyLoss: 5000,
   tradingHoursStart: '09:15',
   tradingHoursEnd: '15:30',
@@ -23,6 +22,13 @@ function field(label: string): HTMLInputElement {
 describe('Settings tab', () => {
   beforeEach(() => resetLiveStore());
   afterEach(() => vi.unstubAllGlobals());
+
+  it('offers no risk level: nothing would act on it', async () => {
+    mockApi({ 'GET /api/user/settings': { body: DEFAULTS } });
+    renderWithProviders(<SettingsTab />);
+    await screen.findByLabelText('Trading Hours Start (IST)');
+    expect(screen.queryByText(/risk level/i)).toBeNull();
+  });
 
   it("says what the trading hours do inside the strategy's window, from the live session facts", async () => {
     mockApi({ 'GET /api/user/settings': { body: DEFAULTS } });

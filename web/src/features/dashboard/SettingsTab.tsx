@@ -1,6 +1,7 @@
 // Settings tab (spec §2): Trading Configuration and Notifications, persisted per user (decisions.md) through
 // GET/PUT /api/user/settings. Both cards edit one settings object; each Save sends all of it, validated with the
-// server's own schema first so field messages match.
+// server's own schema first so field messages match. The spec's "risk level" is not offered: nothing in the
+// product could honour it (issue 18), and a setting that does nothing is not shown.
 import { useEffect, useState } from 'react';
 import {
   Alert,
@@ -9,7 +10,6 @@ import {
   Group,
   Loader,
   NumberInput,
-  Select,
   SimpleGrid,
   Stack,
   Switch,
@@ -26,12 +26,6 @@ import { dashboardApi } from './dashboardApi';
 import { useApiData } from './useApiData';
 
 type FieldErrors = Record<string, string>;
-
-const RISK_OPTIONS = [
-  { value: 'low', label: 'Low' },
-  { value: 'medium', label: 'Medium' },
-  { value: 'high', label: 'High' },
-];
 
 /** The dotted path of a zod issue or a server `field`, e.g. "notifications.push". */
 function keyOf(path: ReadonlyArray<PropertyKey>): string {
@@ -107,14 +101,6 @@ export function SettingsTab() {
             description="Let the bot place trades when the strategy signals"
             checked={form.autoTrading}
             onChange={(e) => update({ autoTrading: e.currentTarget.checked })}
-          />
-          <Select
-            label="Risk Level"
-            data={RISK_OPTIONS}
-            value={form.riskLevel}
-            allowDeselect={false}
-            onChange={(v) => v && update({ riskLevel: v as UserSettingsDto['riskLevel'] })}
-            error={errors.riskLevel}
           />
           <NumberInput
             label="Max Daily Loss (₹)"
