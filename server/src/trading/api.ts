@@ -40,6 +40,11 @@ export interface TradingService {
   lastTick(): { time: number | null; ageMs: number | null };
   /** the white-box description of the strategy `userId` follows (the default one without a user) */
   strategyInfo(userId?: number): Promise<StrategyInfoDto>;
+  /**
+   * now on the market clock (the engine's), which signals, trades and candles are stamped on: the server's clock on
+   * a broker's live feed, faster on a simulated or replayed market
+   */
+  marketNow(): number;
   /** the trading day's times, the market clock and the session now (`GET /api/market/session`) */
   marketSession(): Promise<MarketSessionDto>;
   /** positions under risk management (their stops and high-water marks) */

@@ -532,6 +532,7 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
       if (info === undefined) throw new Error(`no strategy info for user ${userId}`);
       return info;
     },
+    marketNow: engineNow,
     async marketSession(): Promise<MarketSessionDto> {
       if (!loaded) await reloadControls();
       const context = marketContext();
