@@ -44,6 +44,7 @@ const quietRealtime: Realtime = {
   toAdmins: () => undefined,
   toMarket: () => undefined,
   endSessions: () => Promise.resolve(),
+  connectedUserIds: () => Promise.resolve([]),
   onSync: () => undefined,
   syncHandler: () => undefined,
 };

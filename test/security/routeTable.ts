@@ -22,6 +22,8 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   'GET /api/ping',
   'GET /api/market/nifty50',
   'GET /api/market/candles',
+  // the trading day's times (also stated on the landing page) and whether the market is open now
+  'GET /api/market/session',
   // a broker's order postbacks (Kite's): authenticated by their checksum, not by a session
   'POST /api/broker/:broker/postback',
   // Razorpay's webhook: authenticated by its signature (404 while no webhook secret is configured)

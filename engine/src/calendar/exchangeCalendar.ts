@@ -1,7 +1,7 @@
 import type { CalendarData, CalendarYear } from './calendarData';
-import { addDays, IST_OFFSET_MS, istDate, istDateTime, parseHhMm, weekdayOf } from './ist';
-import { DEFAULT_TRADING_WINDOW } from './marketCalendar';
+import { addDays, IST_OFFSET_MS, istDate, istDateTime, weekdayOf } from './ist';
 import type { MarketCalendar, SessionWindow, TradingWindowOptions } from './marketCalendar';
+import { sessionFacts } from './sessionFacts';
 
 /** An exchange calendar built from holiday data. */
 export interface ExchangeCalendar extends MarketCalendar {
@@ -25,11 +25,6 @@ export function createExchangeCalendar(
   data: CalendarData,
   options: TradingWindowOptions = {},
 ): ExchangeCalendar {
-  const window = { ...DEFAULT_TRADING_WINDOW, ...options };
-  const entryStart = parseHhMm(window.entryStart);
-  const entryEnd = parseHhMm(window.entryEnd);
-  const squareOff = parseHhMm(window.squareOff);
-
   const holidays = new Map<string, string>();
   for (const year of Object.values(data.years)) {
     for (const h of year.holidays) holidays.set(h.date, h.name ?? 'holiday');
@@ -37,11 +32,6 @@ export function createExchangeCalendar(
 
   function yearOf(date: string): CalendarYear | undefined {
     return data.years[date.slice(0, 4)];
-  }
-
-  function regularTimes(date: string): { open: number; close: number } {
-    const times = yearOf(date)?.regularSession ?? data.regularSession;
-    return { open: parseHhMm(times.open), close: parseHhMm(times.close) };
   }
 
   function hasRegularSession(date: string): boolean {
@@ -56,8 +46,12 @@ export function createExchangeCalendar(
   function sessionsOn(date: string): readonly SessionWindow[] {
     const sessions: SessionWindow[] = [];
     if (hasRegularSession(date)) {
-      const { open, close } = regularTimes(date);
-      sessions.push({ open: istDateTime(date, open), close: istDateTime(date, close), kind: 'regular' });
+      const facts = sessionFacts(data, options, date);
+      sessions.push({
+        open: istDateTime(date, facts.marketOpen),
+        close: istDateTime(date, facts.marketClose),
+        kind: 'regular',
+      });
     }
     for (const s of specialsOn(date)) {
       // A special session whose times are still pending cannot be traded: we do not guess its hours.
@@ -90,15 +84,16 @@ export function createExchangeCalendar(
 
   function computeDay(date: string): DayInfo {
     const sessions = sessionsOn(date);
-    const times = regularTimes(date);
+    // One source for the day's times (sessionFacts.ts): the pages and the strategy's rules read the same.
+    const facts = sessionFacts(data, options, date);
     // Candles align to the day's first session; a closed day still gets the regular open so the grid is stable.
-    const open = sessions[0]?.open ?? istDateTime(date, times.open);
+    const open = sessions[0]?.open ?? istDateTime(date, facts.marketOpen);
     // Entries are a regular-session rule: special sessions (Muhurat) are too short and thin to trade the strategy.
     const entry = hasRegularSession(date)
       ? {
-          start: istDateTime(date, entryStart),
-          end: istDateTime(date, Math.min(entryEnd, times.close)),
-          squareOff: istDateTime(date, Math.min(squareOff, times.close)),
+          start: istDateTime(date, facts.entryStart),
+          end: istDateTime(date, facts.entryEnd),
+          squareOff: istDateTime(date, facts.squareOff),
         }
       : null;
     return { sessions, open, entry };

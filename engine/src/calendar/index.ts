@@ -5,3 +5,4 @@ export * from './exchangeCalendar';
 export * from './alwaysOpenCalendar';
 export * from './contractSpecs';
 export * from './expiry';
+export * from './sessionFacts';

@@ -1,3 +1,4 @@
+import type { SessionFacts } from '../calendar/sessionFacts';
 import type { StrategyParams } from './params';
 
 /** The strategy's display name. */
@@ -5,8 +6,8 @@ export const STRATEGY_NAME = 'Consecutive-candle breakout';
 
 /** Options of {@link describeStrategy}. */
 export interface DescribeStrategyOptions {
-  /** IST time at which open positions are closed (default `15:15`) */
-  readonly squareOffTime?: string;
+  /** the trading day's times (`sessionFacts`), with the square-off in force */
+  readonly session: SessionFacts;
   /** the demo calendar (`SIM_SESSION=always`) is in use: every moment is in session and in the entry window */
   readonly alwaysOpen?: boolean;
 }
@@ -17,8 +18,8 @@ const pts = (value: number): string => `${value} point${value === 1 ? '' : 's'}`
  * The live rules in plain English, one bullet per rule, with the current parameters filled in. This is the
  * white-box text every subscriber sees ("How the strategy works"); it must change whenever the rules change.
  */
-export function describeStrategy(params: StrategyParams, options: DescribeStrategyOptions = {}): string[] {
-  const squareOff = options.squareOffTime ?? '15:15';
+export function describeStrategy(params: StrategyParams, options: DescribeStrategyOptions): string[] {
+  const { marketOpen, marketClose, entryStart, entryEnd, squareOff } = options.session;
   const n = params.consecutiveCandles;
   const candle = `${params.interval}-minute candle`;
   // Singular and plural read differently ("is bullish, closing" vs "are all bullish, each closing").
@@ -28,8 +29,8 @@ export function describeStrategy(params: StrategyParams, options: DescribeStrate
   const last = n === 1 ? `the candle's` : `the last candle's`;
   const rules = [
     options.alwaysOpen
-      ? `The bot watches the NIFTY 50 index on ${candle}s aligned to 09:15 IST. Demo mode: every moment counts as market hours.`
-      : `The bot watches the NIFTY 50 index on ${candle}s that start at the 09:15 IST session open. Only prices between 09:15 and 15:30 IST on trading days count.`,
+      ? `The bot watches the NIFTY 50 index on ${candle}s aligned to ${marketOpen} IST. Demo mode: every moment counts as market hours.`
+      : `The bot watches the NIFTY 50 index on ${candle}s that start at the ${marketOpen} IST session open. Only prices between ${marketOpen} and ${marketClose} IST on trading days count.`,
     `CALL setup: ${run} of the same trading day ${are} bullish, ${each} at least ${pts(params.minMovement)} above its open. An interval with no price update does not break the run; a new trading day starts a new run.`,
     `CALL entry: the trigger is ${last} high + ${pts(params.entryOffset)}. The CALL executes at the first price at or above the trigger during the next ${candle}; if none comes, the signal expires.`,
     `PUT setup: ${run} of the same trading day ${are} bearish, ${each} at least ${pts(params.minMovement)} below its open.`,
@@ -37,7 +38,7 @@ export function describeStrategy(params: StrategyParams, options: DescribeStrate
     `The rule is checked again at every candle close, so a longer run gives a new signal for each extra qualifying candle.`,
     options.alwaysOpen
       ? `Demo mode: signals can form at any time of day.`
-      : `Signals form only when the setup candle closes after 09:15 and at or before 15:00 IST.`,
+      : `Signals form only when the setup candle closes after ${entryStart} and at or before ${entryEnd} IST.`,
     `On a CALL the bot buys the current weekly expiry's call (CE) one strike below the at-the-money strike; on a PUT, the put (PE) one strike above it.`,
     `Exit: stop loss ${pts(params.stopLoss)} of premium below the entry price; target ${pts(params.target)} above it (or your own target setting). Once the premium has gained ${pts(params.stopLoss)}, the stop moves to the entry price and then trails the highest premium by ${pts(params.stopLoss)}; it only ever rises.`,
     options.alwaysOpen

@@ -2,6 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_STRATEGY_PARAMS, StrategyParamsError, parseStrategyParams } from './params';
 import { STRATEGY_NAME, describeStrategy } from './describeStrategy';
 
+/** The NSE day as `sessionFacts` gives it for the shipped calendar (sessionFacts.test.ts checks that). */
+const SESSION = {
+  marketOpen: '09:15',
+  marketClose: '15:30',
+  entryStart: '09:15',
+  entryEnd: '15:00',
+  squareOff: '15:15',
+} as const;
+
 function issuesOf(settings: Record<string, string>) {
   try {
     parseStrategyParams(settings);
@@ -85,15 +94,18 @@ describe('parseStrategyParams', () => {
 
 describe('describeStrategy', () => {
   it('states the live rules with the current parameters', () => {
-    const rules = describeStrategy({
-      ...DEFAULT_STRATEGY_PARAMS,
-      consecutiveCandles: 4,
-      minMovement: 8,
-      entryOffset: 3,
-      stopLoss: 25,
-      target: 35,
-      interval: 5,
-    });
+    const rules = describeStrategy(
+      {
+        ...DEFAULT_STRATEGY_PARAMS,
+        consecutiveCandles: 4,
+        minMovement: 8,
+        entryOffset: 3,
+        stopLoss: 25,
+        target: 35,
+        interval: 5,
+      },
+      { session: SESSION },
+    );
     const text = rules.join('\n');
     expect(STRATEGY_NAME).toBe('Consecutive-candle breakout');
     expect(text).toContain('CALL setup: the last 4 5-minute candles of the same trading day are all bullish');
@@ -111,7 +123,7 @@ describe('describeStrategy', () => {
   it('says when a side is off or trading is paused, and uses the given square-off time', () => {
     const rules = describeStrategy(
       { ...DEFAULT_STRATEGY_PARAMS, callEnabled: false, tradingEnabled: false },
-      { squareOffTime: '15:20' },
+      { session: { ...SESSION, squareOff: '15:20' } },
     );
     expect(rules).toContain('CALL signals are currently switched off.');
     expect(rules).not.toContain('PUT signals are currently switched off.');
@@ -122,7 +134,7 @@ describe('describeStrategy', () => {
   });
 
   it('describes demo mode (always-open calendar) without session hours or square-off', () => {
-    const text = describeStrategy(DEFAULT_STRATEGY_PARAMS, { alwaysOpen: true }).join(' ');
+    const text = describeStrategy(DEFAULT_STRATEGY_PARAMS, { session: SESSION, alwaysOpen: true }).join(' ');
     expect(text).toContain('Demo mode: every moment counts as market hours.');
     expect(text).toContain('signals can form at any time of day');
     expect(text).not.toContain('15:00');
@@ -130,9 +142,10 @@ describe('describeStrategy', () => {
   });
 
   it('uses singular wording for one candle and one point', () => {
-    const text = describeStrategy({ ...DEFAULT_STRATEGY_PARAMS, consecutiveCandles: 1, entryOffset: 1 }).join(
-      ' ',
-    );
+    const text = describeStrategy(
+      { ...DEFAULT_STRATEGY_PARAMS, consecutiveCandles: 1, entryOffset: 1 },
+      { session: SESSION },
+    ).join(' ');
     expect(text).toContain('the last 1-minute candle of the same trading day');
     expect(text).toContain("the candle's high + 1 point.");
   });

@@ -13,7 +13,7 @@ import type {
   UserStatsDto,
 } from './dto';
 import type { PaymentRequestDto } from './admin';
-import type { BrokerConnectionDto, SubscriptionDto } from './user';
+import type { BrokerConnectionDto, StrategyInfoDto, SubscriptionDto } from './user';
 
 export interface ServerToClientEvents {
   'market:tick': (tick: MarketTickDto) => void;
@@ -22,6 +22,11 @@ export interface ServerToClientEvents {
   'bot:status': (status: BotStatusDto) => void;
   'user:stats': (stats: UserStatsDto) => void;
   'user:trade': (trade: TradeDto) => void;
+  /**
+   * the strategy the trader follows, as `GET /api/strategy` describes it, after an admin changed a control, a
+   * strategy or the master switch (or the trader chose another strategy)
+   */
+  'strategy:info': (info: StrategyInfoDto) => void;
   'admin:signal': (signal: SignalDto) => void;
   'admin:log': (log: LogDto) => void;
   'admin:trade': (trade: AdminTradeDto) => void;

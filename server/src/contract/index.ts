@@ -10,3 +10,4 @@ export * from './brokers';
 export * from './text';
 export * from './refunds';
 export * from './public';
+export * from './session';

@@ -5,6 +5,7 @@ import { buyerSchema } from './gst';
 import type { BrokerType, SubscriptionStatus, UserDto } from './dto';
 import { BROKER_TYPES } from './dto';
 import { plainText } from './text';
+import type { SessionFactsDto } from './session';
 
 export interface PlanDto {
   code: string;
@@ -78,10 +79,12 @@ export const tradingSettingsSchema = z.object({
 });
 export type TradingSettingsRequest = z.infer<typeof tradingSettingsSchema>;
 
-/** `GET/PUT /api/user/settings` (the Settings tab) */
+/**
+ * `GET/PUT /api/user/settings` (the Settings tab). The first version's "risk level" is gone: nothing ever read it
+ * (issue 18); a client that still sends `riskLevel` has it ignored.
+ */
 export interface UserSettingsDto {
   autoTrading: boolean;
-  riskLevel: 'low' | 'medium' | 'high';
   /** rupees (whole) */
   maxDailyLoss: number;
   tradingHoursStart: string;
@@ -102,7 +105,6 @@ const hhmm = (field: string) =>
 export const userSettingsSchema = z
   .object({
     autoTrading: z.boolean({ error: 'autoTrading must be true or false' }),
-    riskLevel: z.enum(['low', 'medium', 'high'], { error: 'riskLevel must be low, medium or high' }),
     maxDailyLoss: z
       .number({ error: 'maxDailyLoss must be a number' })
       .int('maxDailyLoss must be whole rupees')
@@ -384,11 +386,15 @@ export interface PaymentHistoryResponse {
   payments: PaymentHistoryItemDto[];
 }
 
-/** `GET /api/strategy`: the white-box description shown to every subscriber. */
+/**
+ * `GET /api/strategy` and the `strategy:info` event: the white-box description shown to every subscriber, with the
+ * trading day's times it runs on.
+ */
 export interface StrategyInfoDto {
   name: string;
   intervalMinutes: number;
   rules: string[];
+  session: SessionFactsDto;
   params: {
     consecutiveCandles: number;
     minMovement: number;
@@ -398,6 +404,7 @@ export interface StrategyInfoDto {
     callEnabled: boolean;
     putEnabled: boolean;
     tradingEnabled: boolean;
+    /** the same time as `session.squareOff` */
     squareOffTime: string;
   };
 }

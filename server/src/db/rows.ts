@@ -77,6 +77,10 @@ export type RiskLevel = 'low' | 'medium' | 'high';
 
 export interface UserSettingsRow {
   user_id: number;
+  /**
+   * the first version's "risk level": nothing reads or writes it since issue 18 (it changed nothing); the column
+   * keeps its default so old rows stay valid
+   */
   risk_level: RiskLevel;
   max_daily_loss_paise: number;
   /** HH:MM IST */

@@ -5,7 +5,6 @@ import type { StrategyRow, TradingSettingsRow, UserSettingsRow } from '../db';
 export function presentUserSettings(row: UserSettingsRow): UserSettingsDto {
   return {
     autoTrading: row.auto_trading,
-    riskLevel: row.risk_level,
     maxDailyLoss: Math.round(row.max_daily_loss_paise / 100),
     tradingHoursStart: row.trading_start,
     tradingHoursEnd: row.trading_end,

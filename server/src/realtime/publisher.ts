@@ -36,6 +36,11 @@ export interface Realtime {
    * user's sockets when `sessionIds` is omitted (password change/reset revokes every session).
    */
   endSessions(props: { userId: number; reason: string; sessionIds?: readonly string[] }): Promise<void>;
+  /**
+   * The users with at least one connected socket (every process's, through the adapter): a change that concerns
+   * everyone but reads differently per user (the strategy each follows) is presented once per user online.
+   */
+  connectedUserIds(): Promise<number[]>;
   /** The module owning a topic (market feed, bot, stats) registers how to send its snapshot, once at startup. */
   onSync(topic: SyncTopic, handler: SyncHandler): void;
   /** The registered handler of a topic (used by the gateway). */
@@ -67,6 +72,11 @@ export function createRealtime(io: RealtimeServer): Realtime {
         socket.emit('session:revoked', { reason });
         socket.disconnect(true);
       }
+    },
+    async connectedUserIds() {
+      // Every authenticated socket joins `market` at connect.
+      const sockets = await io.in(ROOMS.market).fetchSockets();
+      return [...new Set(sockets.map((socket) => socket.data.userId))];
     },
     onSync(topic, handler) {
       if (syncHandlers.has(topic)) throw new Error(`sync handler for "${topic}" is already registered`);

@@ -5,6 +5,7 @@ import type {
   BotStatusDetailDto,
   CandleDto,
   FeedHealthDto,
+  MarketSessionDto,
   MarketTickDto,
   StrategyInfoDto,
   UserStatsDto,
@@ -32,8 +33,20 @@ export interface TradingService {
   marketTick(): MarketTickDto | null;
   candles(interval: CandleInterval, limit: number): CandleDto[];
   feedHealth(): FeedHealthDto;
+  /**
+   * the last tick: its market-clock time (epoch ms) and how long ago it arrived, measured on the server's real-time
+   * clock alone; nulls before the first tick
+   */
+  lastTick(): { time: number | null; ageMs: number | null };
   /** the white-box description of the strategy `userId` follows (the default one without a user) */
   strategyInfo(userId?: number): Promise<StrategyInfoDto>;
+  /**
+   * now on the market clock (the engine's), which signals, trades and candles are stamped on: the server's clock on
+   * a broker's live feed, faster on a simulated or replayed market
+   */
+  marketNow(): number;
+  /** the trading day's times, the market clock and the session now (`GET /api/market/session`) */
+  marketSession(): Promise<MarketSessionDto>;
   /** positions under risk management (their stops and high-water marks) */
   openPositions(): readonly RiskPosition[];
   /** kill switch: squares off every open position now (new entries follow the controls); returns how many */

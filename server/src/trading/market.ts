@@ -9,9 +9,13 @@ import {
   istDateTime,
   loadCalendarData,
   parseContractSpecs,
+  sessionFacts,
   underlyingSpec,
+  type CalendarData,
+  type ExchangeCalendar,
   type ExpiryCalendar,
   type MarketCalendar,
+  type SessionFacts,
 } from '@optionpilot/engine';
 // Imported as modules (not read from disk) so the esbuild bundle carries them and no path depends on the layout.
 import calendarJson from '../../../engine/data/nse-calendar.json' with { type: 'json' };
@@ -24,6 +28,10 @@ export interface MarketContext {
   /** `always`: every instant is in session and in the entry window; `market`: the IST exchange calendar */
   readonly mode: 'always' | 'market';
   readonly calendar: MarketCalendar;
+  /** the exchange's own calendar (holidays, sessions), whatever the mode */
+  readonly exchange: ExchangeCalendar;
+  /** the calendar data file the calendars are built from */
+  readonly data: CalendarData;
   readonly expiries: ExpiryCalendar;
   /** calendar data warnings (e.g. the current year is missing), for the log */
   readonly warnings: readonly string[];
@@ -37,6 +45,8 @@ export function createMarketContext(props: { mode: 'always' | 'market'; now: num
   return {
     mode: props.mode,
     calendar: props.mode === 'always' ? alwaysOpenCalendar : exchange,
+    exchange,
+    data: loaded.data,
     expiries,
     warnings: loaded.warnings,
   };
@@ -51,5 +61,26 @@ export function squareOffInstant(market: MarketContext, time: number, squareOffT
   if (market.mode === 'always') return NO_SQUARE_OFF;
   const date = istDate(time);
   if (!market.calendar.hasRegularSession(date)) return NO_SQUARE_OFF;
-  return istDateTime(date, squareOffTime);
+  return istDateTime(date, marketSessionFacts(market, squareOffTime, time).squareOff);
+}
+
+/**
+ * The trading day's times of the IST date of `time` (engine time): the calendar data's session, the product's entry
+ * window and the admins' square-off time, through the engine's one `sessionFacts`.
+ */
+export function marketSessionFacts(market: MarketContext, squareOffTime: string, time: number): SessionFacts {
+  return sessionFacts(market.data, { squareOff: squareOffTime }, istDate(time));
+}
+
+/** The first regular session open after `time` on the exchange calendar. */
+export function nextSessionOpen(market: MarketContext, time: number): number {
+  const regularOpen = (date: string) =>
+    market.exchange.sessionsOn(date).find((s) => s.kind === 'regular')?.open;
+  const today = regularOpen(istDate(time));
+  if (today !== undefined && today > time) return today;
+  const next = market.exchange.nextTradingDay(istDate(time));
+  const open = regularOpen(next);
+  // nextTradingDay returns only dates with a regular session.
+  if (open === undefined) throw new RangeError(`no regular session on ${next}`);
+  return open;
 }

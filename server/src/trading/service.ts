@@ -13,6 +13,7 @@ import {
   type FeedSource,
 } from '@optionpilot/engine';
 import type { Config } from '../config';
+import type { MarketSessionDto, StrategyInfoDto } from '../contract';
 import { systemClock, type Clock } from '../clock';
 import type { Logger } from '../logger';
 import {
@@ -30,6 +31,7 @@ import type { BrokerRegistry } from '../brokers/registry';
 import { createSecretBox, loadOrCreateKey } from '../crypto';
 import type { HealthRegistry } from '../health/registry';
 import { presentFeedHealth } from '../presenters/market';
+import { presentMarketSession, presentSessionFacts } from '../presenters/session';
 import type { Realtime } from '../realtime/publisher';
 import { createAccountDirectory } from './accounts';
 import { botStatusEvent, createBotBoard } from './botBoard';
@@ -42,7 +44,13 @@ import { createPositionCheckRecorder } from './positionChecks';
 import type { InstrumentService } from '../brokers/instruments/service';
 import { buildBrokerFeed, type SessionFeed } from './brokerFeed';
 import { createConfiguredFeed } from './feed';
-import { createMarketContext, squareOffInstant, type MarketContext } from './market';
+import {
+  createMarketContext,
+  marketSessionFacts,
+  nextSessionOpen,
+  squareOffInstant,
+  type MarketContext,
+} from './market';
 import { CANDLE_INTERVALS, createMarketView, type CandleInterval, type MarketView } from './marketView';
 import { toPaise } from './orderStore';
 import { loadRestored } from './restore';
@@ -104,8 +112,16 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
   let loaded = false;
   let live: Running | undefined;
   let health: FeedHealth = { status: 'down', lastTickAt: null };
+  // The last tick: its market-clock time, and when it arrived on the real-time scheduler. Its age is measured on
+  // that one clock (the engine clock of a simulation runs faster and may start anywhere).
+  let lastTickTime: number | null = null;
+  let lastTickArrivedAt: number | null = null;
   // The market context outlives a stop: bot status and lot size still answer from it.
   let market: MarketContext | undefined;
+  // Before the first start, the session facts and the lot size answer from a context of their own.
+  let standbyMarket: MarketContext | undefined;
+  const marketContext = (): MarketContext =>
+    market ?? (standbyMarket ??= createMarketContext({ mode: config.simSession, now: clock.now() }));
 
   const engineNow = (): number => (live?.scheduler ?? realtime).now();
   const sessions = createBrokerSessions({
@@ -128,14 +144,54 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
 
   // ---- controls -------------------------------------------------------------------------------------------
 
-  /** Applies the admin controls and strategies to the running runtime (a pause emits `halted`: bots are told). */
+  /**
+   * Applies the admin controls and strategies to the running runtime (a pause emits `halted`: bots are told), then,
+   * when anything changed, sends every trader online the strategy they follow as it now reads (`strategy:info`).
+   * Callers write the controls first, so the push always follows the commit.
+   */
   async function reloadControls(): Promise<void> {
+    const before = loaded ? JSON.stringify(set) : undefined;
     set = await loadStrategySet(knex, set.controls, log);
     loaded = true;
-    if (live === undefined) return;
-    live.runtime.setStrategies(set.strategies);
-    live.view.setBroadcastIntervals(broadcastIntervals());
-    live.runtime.setTradingEnabled(set.controls.params.tradingEnabled);
+    if (live !== undefined) {
+      live.runtime.setStrategies(set.strategies);
+      live.view.setBroadcastIntervals(broadcastIntervals());
+      live.runtime.setTradingEnabled(set.controls.params.tradingEnabled);
+    }
+    if (before !== undefined && before !== JSON.stringify(set)) {
+      // The change is applied whatever happens to the push; a trader who misses it reads it on the next resync.
+      await pushStrategyInfo().catch((err: unknown) => log.error({ err }, 'pushing strategy:info failed'));
+    }
+  }
+
+  /** The session facts in force now: the calendar's times with the admins' square-off, on the engine's date. */
+  function currentSessionFacts() {
+    return marketSessionFacts(marketContext(), set.controls.squareOffTime, engineNow());
+  }
+
+  /** The strategy info of each user in `userIds`, one presentation per strategy followed. */
+  async function strategyInfos(userIds: readonly number[]): Promise<Map<number, StrategyInfoDto>> {
+    const candidates = userIds.length === 0 ? [] : await listTradingCandidates(knex, userIds);
+    const followed = new Map(candidates.map((c) => [c.user.id, directory.strategyOf(c)]));
+    const options = { mode: config.simSession, session: currentSessionFacts() };
+    const byStrategy = new Map<string | undefined, StrategyInfoDto>();
+    const out = new Map<number, StrategyInfoDto>();
+    for (const userId of userIds) {
+      const strategyId = followed.get(userId);
+      let info = byStrategy.get(strategyId);
+      if (info === undefined) {
+        info = presentStrategyInfo(set, strategyId, options);
+        byStrategy.set(strategyId, info);
+      }
+      out.set(userId, info);
+    }
+    return out;
+  }
+
+  /** Sends `strategy:info` to `userIds` (default: every user with a socket open). */
+  async function pushStrategyInfo(userIds?: readonly number[]): Promise<void> {
+    const users = userIds ?? (await publisher.connectedUserIds());
+    for (const [userId, info] of await strategyInfos(users)) publisher.toUser(userId, 'strategy:info', info);
   }
 
   function broadcastIntervals(): CandleInterval[] {
@@ -287,6 +343,8 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
     // One subscription to the ticks: the runtime builds every interval's candles once; the view shows them.
     subscriptions.add(
       feed.ticks$.subscribe((tick) => {
+        lastTickTime = tick.time;
+        lastTickArrivedAt = realtime.now();
         runtime.onTick(tick);
         view.onTick(tick);
       }),
@@ -477,6 +535,8 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
         live.runtime.configureAccount(String(userId), candidate.settings.max_daily_loss_paise / 100);
       }
       await pushBotStatus(userId);
+      // The trader may have chosen another strategy: the panel shows the one now followed.
+      await pushStrategyInfo([userId]);
     },
     statsFor,
     unrealisedPnlPaise: board.unrealisedPaise,
@@ -486,17 +546,49 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
       return unrealisedPnl(position.risk, position.risk.lastPrice, position.quantity);
     },
     lotSize(now) {
-      const expiries = (market ?? createMarketContext({ mode: config.simSession, now })).expiries;
+      const { expiries } = marketContext();
       return expiries.lotSize(currentWeeklyExpiry(expiries, now));
     },
     marketTick: () => live?.view.tick() ?? null,
     candles: (candleInterval, limit) => live?.view.candles(candleInterval, limit) ?? [],
     feedHealth: () => presentFeedHealth(feedKind(), health),
+    lastTick() {
+      return {
+        time: lastTickTime,
+        ageMs: lastTickArrivedAt === null ? null : Math.max(0, realtime.now() - lastTickArrivedAt),
+      };
+    },
     async strategyInfo(userId) {
       if (!loaded) await reloadControls();
-      const [candidate] = userId === undefined ? [] : await listTradingCandidates(knex, [userId]);
-      const strategyId = candidate === undefined ? undefined : directory.strategyOf(candidate);
-      return presentStrategyInfo(set, strategyId, { alwaysOpen: config.simSession === 'always' });
+      if (userId === undefined) {
+        return presentStrategyInfo(set, undefined, {
+          mode: config.simSession,
+          session: currentSessionFacts(),
+        });
+      }
+      const info = (await strategyInfos([userId])).get(userId);
+      if (info === undefined) throw new Error(`no strategy info for user ${userId}`);
+      return info;
+    },
+    marketNow: engineNow,
+    async marketSession(): Promise<MarketSessionDto> {
+      if (!loaded) await reloadControls();
+      const context = marketContext();
+      const at = engineNow();
+      const kind = feedKind();
+      const simulated = kind === 'sim' || kind === 'replay';
+      return presentMarketSession({
+        facts: presentSessionFacts(config.simSession, currentSessionFacts()),
+        marketClock: {
+          kind: kind === 'sim' ? 'simulated' : kind === 'replay' ? 'replay' : 'real',
+          // A scheduler handed in by tests (or a broker feed) runs at real speed.
+          speed: simulated && options.scheduler === undefined ? config.simSpeed : 1,
+        },
+        at,
+        inSession: context.calendar.isInSession(at),
+        inEntryWindow: context.calendar.isInEntryWindow(at),
+        nextOpenAt: context.mode === 'always' ? null : nextSessionOpen(context, at),
+      });
     },
     openPositions: () => live?.runtime.positions() ?? [],
     async flattenAll() {

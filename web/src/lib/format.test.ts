@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_VALUE, formatInr, formatInrRupees, formatIstDateTime, formatIstTime } from './format';
+import {
+  EMPTY_VALUE,
+  formatCalendarDate,
+  formatInr,
+  formatInrRupees,
+  formatIstDateTime,
+  formatIstTime,
+} from './format';
 
 describe('formatInr (paise)', () => {
   it('formats the plan price, GST and total of spec §9', () => {
@@ -52,5 +59,17 @@ describe('IST date/time', () => {
   it('shows a dash for unparseable input', () => {
     expect(formatIstDateTime('not a date')).toBe(EMPTY_VALUE);
     expect(formatIstTime(Number.NaN)).toBe(EMPTY_VALUE);
+  });
+});
+
+describe('formatCalendarDate', () => {
+  it('shows an IST calendar date as it is, whatever the browser zone, with its weekday', () => {
+    expect(formatCalendarDate('2027-01-01')).toBe('Fri, 01 Jan 2027');
+    expect(formatCalendarDate('2026-11-23')).toBe('Mon, 23 Nov 2026');
+  });
+
+  it('shows a dash for anything but YYYY-MM-DD', () => {
+    expect(formatCalendarDate('2027-13-01')).toBe(EMPTY_VALUE);
+    expect(formatCalendarDate('1 Jan 2027')).toBe(EMPTY_VALUE);
   });
 });

@@ -67,3 +67,20 @@ export function formatIstTime(value: string | number | Date): string {
   const p = partsOf(date);
   return `${p.hour}:${p.minute}:${p.second} IST`;
 }
+
+const calendarDay = new Intl.DateTimeFormat('en-IN', {
+  timeZone: 'UTC',
+  weekday: 'short',
+  day: '2-digit',
+  month: 'short',
+  year: 'numeric',
+});
+
+/** Formats a calendar date (`YYYY-MM-DD`, an IST date as the server sends it), e.g. "Fri, 01 Jan 2027". */
+export function formatCalendarDate(date: string): string {
+  const parsed = toDate(`${date}T00:00:00Z`);
+  if (!parsed || !/^\d{4}-\d{2}-\d{2}$/.test(date)) return EMPTY_VALUE;
+  const p: Record<string, string> = {};
+  for (const part of calendarDay.formatToParts(parsed)) p[part.type] = part.value;
+  return `${p.weekday}, ${p.day} ${p.month} ${p.year}`;
+}

@@ -1,7 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLiveData, RESOURCE_PATHS, startLiveData, stopLiveData, type LiveDataDeps } from './liveData';
 import { resetLiveStore, useLiveStore } from './stores';
-import { FakeSocket, sampleBot, sampleCandle, sampleStats, sampleTick, sampleTrade } from './testing';
+import {
+  FakeSocket,
+  sampleBot,
+  sampleCandle,
+  sampleStats,
+  sampleStrategy,
+  sampleTick,
+  sampleTrade,
+} from './testing';
 
 const NOW = Date.parse('2026-03-02T05:00:01.000Z');
 
@@ -10,6 +18,7 @@ function setup(overrides: Partial<LiveDataDeps> = {}) {
   const bodies: Record<string, unknown> = {
     [RESOURCE_PATHS.market]: sampleTick(),
     [RESOURCE_PATHS.bot]: sampleBot(),
+    [RESOURCE_PATHS.strategy]: sampleStrategy(),
     [RESOURCE_PATHS.stats]: sampleStats(),
     [RESOURCE_PATHS.trades]: [sampleTrade()],
     [RESOURCE_PATHS.candles]: [sampleCandle()],
@@ -68,18 +77,21 @@ describe('live data lifecycle', () => {
     const before = {
       market: calls(RESOURCE_PATHS.market),
       bot: calls(RESOURCE_PATHS.bot),
+      strategy: calls(RESOURCE_PATHS.strategy),
       stats: calls(RESOURCE_PATHS.stats),
       trades: calls(RESOURCE_PATHS.trades),
     };
     await vi.advanceTimersByTimeAsync(15_000);
     expect(calls(RESOURCE_PATHS.market) - before.market).toBe(15);
     expect(calls(RESOURCE_PATHS.bot) - before.bot).toBe(5);
+    expect(calls(RESOURCE_PATHS.strategy) - before.strategy).toBe(5);
     expect(calls(RESOURCE_PATHS.stats) - before.stats).toBe(3);
     expect(calls(RESOURCE_PATHS.trades) - before.trades).toBe(3);
     const state = useLiveStore.getState();
     expect(state.tick?.price).toBe(24_512.35);
     expect(state.stats?.totalTrades).toBe(12);
     expect(state.bot?.isRunning).toBe(true);
+    expect(state.strategy?.params.stopLoss).toBe(20);
     expect(state.trades).toHaveLength(1);
     expect(state.candles[1]).toHaveLength(1);
   });
@@ -157,6 +169,23 @@ describe('live data lifecycle', () => {
     ]);
     expect(s.bot).toMatchObject({ isRunning: false, reason: 'Outside market hours' });
     expect(s.feedHealth?.status).toBe('stale');
+  });
+
+  it("takes an admin's strategy change from the socket, master switch included", async () => {
+    const { deps, socket } = setup();
+    createLiveData(deps);
+    socket.serverConnect();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(useLiveStore.getState().bot?.globalTradingEnabled).toBe(true);
+    socket.serverEmit('bot:status', { isRunning: false, reason: 'Trading paused by admin' });
+    socket.serverEmit(
+      'strategy:info',
+      sampleStrategy({ tradingEnabled: false, putEnabled: false, stopLoss: 25 }),
+    );
+    const s = useLiveStore.getState();
+    expect(s.strategy?.params).toMatchObject({ tradingEnabled: false, putEnabled: false, stopLoss: 25 });
+    // bot:status carries no master switch; the strategy's tradingEnabled is it.
+    expect(s.bot).toMatchObject({ isRunning: false, globalTradingEnabled: false });
   });
 
   it('takes a reviewed payment request and the new subscription from the socket', () => {

@@ -5,6 +5,7 @@ import type {
   BotStatusDetailDto,
   CandleDto,
   MarketTickDto,
+  StrategyInfoDto,
   TradeDto,
   UserStatsDto,
 } from '@optionpilot/server/contract';
@@ -14,10 +15,12 @@ import { useLiveStore } from './stores';
 import { createLiveSocket, endRevokedSession, readStoredToken, type LiveSocketLike } from './socket';
 
 /** Spec §9 polling intervals, used only while the socket is down. Candles are not in the spec's list: they are
- * refreshed with the stats so the chart does not freeze during an outage. */
+ * refreshed with the stats so the chart does not freeze during an outage; the strategy (admin controls) with the
+ * bot status, whose master switch it carries. */
 export const POLL_INTERVALS_MS = {
   market: 1000,
   bot: 3000,
+  strategy: 3000,
   stats: 5000,
   trades: 5000,
   candles: 5000,
@@ -31,6 +34,7 @@ export const CANDLES_PATH = '/api/market/candles?interval=1&limit=300';
 export const RESOURCE_PATHS: Record<LiveResource, string> = {
   market: '/api/market/nifty50',
   bot: '/api/user/bot-status',
+  strategy: '/api/strategy',
   stats: '/api/user/stats',
   trades: '/api/user/trades',
   candles: CANDLES_PATH,
@@ -73,6 +77,7 @@ export function createLiveData(deps: LiveDataDeps): LiveDataController {
       }
     },
     bot: (body) => store().setBotDetail(body as BotStatusDetailDto),
+    strategy: (body) => store().setStrategy(body as StrategyInfoDto),
     stats: (body) => store().setStats(body as UserStatsDto),
     trades: (body) => store().setTrades(body as TradeDto[]),
     candles: (body) => store().setCandles(1, body as CandleDto[]),
@@ -94,6 +99,7 @@ export function createLiveData(deps: LiveDataDeps): LiveDataController {
   socket.on('user:stats', (stats) => store().setStats(stats));
   socket.on('user:trade', (trade) => store().upsertTrade(trade));
   socket.on('bot:status', (status) => store().applyBotStatus(status));
+  socket.on('strategy:info', (info) => store().setStrategy(info));
   socket.on('user:subscription', (subscription) => store().setSubscription(subscription));
   socket.on('user:payment-request', (request) => store().applyPaymentRequest(request));
   socket.on('user:broker', (connection) => {

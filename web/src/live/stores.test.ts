@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { MAX_CANDLES, mergeCandle, resetLiveStore, upsertTradeList, useLiveStore } from './stores';
-import { sampleBot, sampleCandle, sampleTick, sampleTrade } from './testing';
+import { sampleBot, sampleCandle, sampleStrategy, sampleTick, sampleTrade } from './testing';
 
 describe('live store', () => {
   beforeEach(() => resetLiveStore());
@@ -69,6 +69,18 @@ describe('live store', () => {
     });
     applyBotStatus({ isRunning: true });
     expect(useLiveStore.getState().bot?.reason).toBeUndefined();
+  });
+
+  it("keeps the bot detail's master switch with the strategy's, also for a bot status that comes first", () => {
+    const { setBotDetail, setStrategy, applyBotStatus } = useLiveStore.getState();
+    setStrategy(sampleStrategy({ tradingEnabled: false }));
+    // No REST detail yet: the socket's status is completed from the strategy, not guessed from isRunning.
+    applyBotStatus({ isRunning: false, reason: 'Bot switched off' });
+    expect(useLiveStore.getState().bot?.globalTradingEnabled).toBe(false);
+    setBotDetail(sampleBot({ globalTradingEnabled: false, isRunning: false }));
+    setStrategy(sampleStrategy({ tradingEnabled: true }));
+    expect(useLiveStore.getState().bot?.globalTradingEnabled).toBe(true);
+    expect(useLiveStore.getState().strategy?.params.tradingEnabled).toBe(true);
   });
 
   it('reset returns to the empty state', () => {

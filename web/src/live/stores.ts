@@ -9,6 +9,7 @@ import type {
   FeedHealthDto,
   MarketTickDto,
   PaymentRequestDto,
+  StrategyInfoDto,
   SubscriptionDto,
   TradeDto,
   UserStatsDto,
@@ -60,6 +61,17 @@ export interface BotSlice {
   applyBotStatus: (status: BotStatusDto) => void;
 }
 
+/**
+ * The white-box description of the strategy the user follows (`GET /api/strategy`, `strategy:info`): every admin
+ * change of a control, a strategy or the master switch arrives here, and with it the master switch of the bot
+ * detail, which `bot:status` does not carry.
+ */
+export interface StrategySlice {
+  /** null until the server described it */
+  strategy: StrategyInfoDto | null;
+  setStrategy: (info: StrategyInfoDto) => void;
+}
+
 /** The user's subscription and latest UPI payment request, pushed when an admin reviews it (issue 9). */
 export interface AccountSlice {
   /** null until the server pushed one; the dashboard's REST copy stands until then */
@@ -76,7 +88,13 @@ export interface AccountSlice {
   noteBrokerChange: () => void;
 }
 
-export type LiveState = ConnectionSlice & MarketSlice & StatsSlice & TradesSlice & BotSlice & AccountSlice;
+export type LiveState = ConnectionSlice &
+  MarketSlice &
+  StatsSlice &
+  TradesSlice &
+  BotSlice &
+  StrategySlice &
+  AccountSlice;
 
 type Slice<T> = StateCreator<LiveState, [], [], T>;
 
@@ -159,7 +177,7 @@ const createBotSlice: Slice<BotSlice> = (set) => ({
       const base: BotStatusDetailDto = s.bot ?? {
         isRunning: status.isRunning,
         enabled: status.isRunning,
-        globalTradingEnabled: status.isRunning,
+        globalTradingEnabled: s.strategy?.params.tradingEnabled ?? status.isRunning,
         mode: 'paper',
       };
       const next: BotStatusDetailDto = { ...base, isRunning: status.isRunning };
@@ -167,6 +185,16 @@ const createBotSlice: Slice<BotSlice> = (set) => ({
       else next.reason = status.reason;
       return { bot: next };
     }),
+});
+
+const createStrategySlice: Slice<StrategySlice> = (set) => ({
+  strategy: null,
+  setStrategy: (strategy) =>
+    set((s) => ({
+      strategy,
+      // The master switch is the strategy's tradingEnabled: the bot detail must not keep the old one.
+      bot: s.bot ? { ...s.bot, globalTradingEnabled: strategy.params.tradingEnabled } : s.bot,
+    })),
 });
 
 const createAccountSlice: Slice<AccountSlice> = (set) => ({
@@ -189,6 +217,7 @@ export const useLiveStore = create<LiveState>()((...a) => ({
   ...createStatsSlice(...a),
   ...createTradesSlice(...a),
   ...createBotSlice(...a),
+  ...createStrategySlice(...a),
   ...createAccountSlice(...a),
 }));
 

@@ -3,6 +3,7 @@ import type {
   BotStatusDetailDto,
   CandleDto,
   MarketTickDto,
+  StrategyInfoDto,
   TradeDto,
   UserStatsDto,
 } from '@optionpilot/server/contract';
@@ -125,5 +126,33 @@ export function sampleCandle(overrides: Partial<CandleDto> = {}): CandleDto {
     volume: 0,
     closed: true,
     ...overrides,
+  };
+}
+
+export function sampleStrategy(params: Partial<StrategyInfoDto['params']> = {}): StrategyInfoDto {
+  return {
+    name: 'Consecutive-candle breakout',
+    intervalMinutes: 1,
+    rules: ['CALL setup: the last 3 1-minute candles of the same trading day are all bullish.'],
+    session: {
+      mode: 'market',
+      marketOpen: '09:15',
+      marketClose: '15:30',
+      entryStart: '09:15',
+      entryEnd: '15:00',
+      squareOff: '15:15',
+    },
+    params: {
+      consecutiveCandles: 3,
+      minMovement: 5,
+      entryOffset: 2,
+      stopLoss: 20,
+      target: 40,
+      callEnabled: true,
+      putEnabled: true,
+      tradingEnabled: true,
+      squareOffTime: '15:15',
+      ...params,
+    },
   };
 }

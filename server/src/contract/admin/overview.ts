@@ -32,11 +32,25 @@ export interface HealthCheckDto {
   detail: string;
 }
 
+/** Something an operator must do by a date, which is not (yet) a fault: shown above the checks. */
+export interface AdminNoticeDto {
+  /** `calendar_next_year`: next year's NSE holiday list is not in engine/data/nse-calendar.json yet */
+  id: 'calendar_next_year';
+  message: string;
+  /** IST date (YYYY-MM-DD) by which it must be done */
+  neededBy: string;
+}
+
 /** `GET /api/admin/system-health`: every value measured at `checkedAt`. */
 export interface SystemHealthDto {
   status: SubsystemStatus;
   checkedAt: string;
   checks: HealthCheckDto[];
+  notices: AdminNoticeDto[];
+  /**
+   * `lastTickAt`: the last tick's market time (the simulated or replayed clock on such feeds); `lastTickAgeMs`:
+   * how long ago it arrived, measured on the server's clock alone
+   */
   feed: { status: 'live' | 'stale' | 'down'; lastTickAt: string | null; lastTickAgeMs: number | null };
   database: { ok: boolean; latencyMs: number };
   brokerSessions: { valid: number; expired: number; error: number; notConnected: number };

@@ -1,7 +1,15 @@
+import { createScaledScheduler } from '@optionpilot/engine';
 import { testDialects } from '../../db/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AdminControlDto } from '../../contract';
-import { insertPayment, insertSignal, insertTrade, markSignalExecuted, type NewTrade } from '../../db';
+import {
+  appendLog,
+  insertPayment,
+  insertSignal,
+  insertTrade,
+  markSignalExecuted,
+  type NewTrade,
+} from '../../db';
 import { flagTestAccount } from '../../services/admin/testAccounts';
 import { registerTrader, signInFirstAdmin, type Caller } from '../../testing/admin';
 import { startTestServer, type TestServer } from '../../testing/server';
@@ -38,7 +46,11 @@ describe.each(testDialects())('admin overview, controls and activity (%s)', (dia
   let trader: Caller;
   let tester: Caller;
   beforeAll(async () => {
-    t = await startTestServer({ dialect });
+    // The market clock (signals, trades) and the server's (logs, sessions) both at NOW.
+    t = await startTestServer({
+      dialect,
+      overrides: { trading: { scheduler: createScaledScheduler({ speed: 1, startAt: NOW }) } },
+    });
     t.clock.set(NOW);
     admin = await signInFirstAdmin(t);
     trader = await registerTrader(t, 'ov1');
@@ -296,5 +308,36 @@ describe.each(testDialects())('admin overview, controls and activity (%s)', (dia
     expect((await t.request('GET', '/api/admin/trades?period=year', { token: admin.token })).status).toBe(
       400,
     );
+  });
+});
+
+describe('admin activity periods', () => {
+  // A fast simulation runs ahead of the server's clock: here its market is five days ahead.
+  const wallNow = Date.now();
+  const market = wallNow + 5 * DAY;
+  let t: TestServer;
+  let admin: Caller;
+  beforeAll(async () => {
+    t = await startTestServer({
+      overrides: { trading: { scheduler: createScaledScheduler({ speed: 1, startAt: market }) } },
+    });
+    admin = await signInFirstAdmin(t);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('takes "today" of trades on the market clock they are stamped with, and of logs on the server clock', async () => {
+    const trader = await registerTrader(t, 'periods');
+    const db = t.server.deps.db.knex;
+    const marketToday = await insertTrade(db, trade(trader.id, { opened_at: market - HOUR }));
+    await insertTrade(db, trade(trader.id, { opened_at: wallNow - HOUR, symbol: 'NIFTY17NOV2624100CE' }));
+    const log = await appendLog(db, { event_type: 'admin', description: 'written on the server clock' });
+
+    const trades = await t.request('GET', '/api/admin/trades?period=today', { token: admin.token });
+    expect(trades.status).toBe(200);
+    expect((trades.json.items as Array<{ id: number }>).map((i) => i.id)).toEqual([marketToday.id]);
+    const logs = await t.request('GET', '/api/admin/logs?period=today&pageSize=100', { token: admin.token });
+    expect((logs.json.items as Array<{ id: number }>).map((i) => i.id)).toContain(log.id);
   });
 });

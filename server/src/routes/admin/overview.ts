@@ -85,11 +85,13 @@ export function registerOverviewRoutes(router: AdminRouter, env: AdminEnv): void
     });
   });
 
+  // Signals and trades are stamped on the market clock, logs on the server's: each period ("today", "this week")
+  // is taken on the clock of the times it filters, the clock the admin pages label those times with.
   router.get('/signals', async (ctx) => {
     ctx.body = await listAdminSignals({
       db: deps.db.knex,
       query: queryOf(ctx, signalsQuerySchema),
-      now: deps.clock.now(),
+      now: deps.trading.marketNow(),
     });
   });
 
@@ -97,7 +99,7 @@ export function registerOverviewRoutes(router: AdminRouter, env: AdminEnv): void
     ctx.body = await listAdminTrades({
       db: deps.db.knex,
       query: queryOf(ctx, tradesQuerySchema),
-      now: deps.clock.now(),
+      now: deps.trading.marketNow(),
       markPnl: (tradeId) => deps.trading.markPnl(tradeId),
     });
   });

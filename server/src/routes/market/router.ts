@@ -1,6 +1,8 @@
 // GET /api/market/nifty50 and /api/market/candles: the trading service's in-memory view of the index (no database
 // work). Public on purpose: simulated index figures carry nothing personal, and the visitors' demo dashboard
 // reads them too; the socket pushes the same shapes on `market:tick` / `market:candle`.
+// GET /api/market/session: the trading day's times (from the engine's calendar and the strategy's controls), the
+// market clock and the session now; public because the landing page states the hours too.
 import { Router } from '@koa/router';
 import type { Deps } from '../../deps';
 import { AppError, validationError } from '../../errors';
@@ -29,6 +31,11 @@ export function marketRouter(deps: Pick<Deps, 'trading'>): Router<AppState> {
     if (!parsed.success) throw validationError(parsed.error, 'query');
     ctx.set('Cache-Control', 'no-store');
     ctx.body = deps.trading.candles(parsed.data.interval as CandleInterval, parsed.data.limit);
+  });
+
+  router.get('/market/session', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await deps.trading.marketSession();
   });
 
   return router;

@@ -51,7 +51,6 @@ export async function updateUserSettings(props: {
     userId,
     {
       auto_trading: input.autoTrading,
-      risk_level: input.riskLevel,
       max_daily_loss_paise: input.maxDailyLoss * 100,
       trading_start: input.tradingHoursStart,
       trading_end: input.tradingHoursEnd,

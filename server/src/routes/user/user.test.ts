@@ -415,7 +415,6 @@ describe.each(testDialects())('user API (%s)', (dialect) => {
   describe('settings', () => {
     const valid = {
       autoTrading: false,
-      riskLevel: 'high',
       maxDailyLoss: 7500,
       tradingHoursStart: '09:30',
       tradingHoursEnd: '14:45',
@@ -427,7 +426,6 @@ describe.each(testDialects())('user API (%s)', (dialect) => {
       expect(res.status).toBe(200);
       expect(res.json).toEqual({
         autoTrading: true,
-        riskLevel: 'medium',
         maxDailyLoss: 5000,
         tradingHoursStart: '09:15',
         tradingHoursEnd: '15:30',
@@ -448,11 +446,22 @@ describe.each(testDialects())('user API (%s)', (dialect) => {
       expect(bot.json.isRunning).toBe(false);
     });
 
+    it("ignores the first version's riskLevel: it changed nothing, so it is neither stored nor shown", async () => {
+      const before = await db()('user_settings').where({ user_id: alice.id }).first();
+      const put = await t.request('PUT', '/api/user/settings', {
+        token: alice.token,
+        body: { ...valid, riskLevel: before.risk_level === 'high' ? 'low' : 'high' },
+      });
+      expect(put.status).toBe(200);
+      expect(put.json).toEqual(valid);
+      const after = await db()('user_settings').where({ user_id: alice.id }).first();
+      expect(after.risk_level).toBe(before.risk_level);
+    });
+
     it.each([
       [{ maxDailyLoss: 499 }, 'maxDailyLoss'],
       [{ maxDailyLoss: 1_000_001 }, 'maxDailyLoss'],
       [{ maxDailyLoss: 5000.5 }, 'maxDailyLoss'],
-      [{ riskLevel: 'extreme' }, 'riskLevel'],
       [{ tradingHoursStart: '9:15' }, 'tradingHoursStart'],
       [{ tradingHoursEnd: '24:00' }, 'tradingHoursEnd'],
       [{ tradingHoursStart: '15:00', tradingHoursEnd: '10:00' }, 'tradingHoursEnd'],

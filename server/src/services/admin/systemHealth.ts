@@ -1,12 +1,15 @@
 // System Health from real checks (replacing the spec's fixed statuses): the market feed and its last tick, a
 // database round trip, broker sessions, open positions, event-loop lag, memory and the exchange calendar's years.
+// Next year's holidays missing is a notice with the date they are needed by, not a fault: NSE publishes the list
+// in December, and until the year starts nothing trades on it.
 import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
-import { istDate, parseCalendarData } from '@optionpilot/engine';
+import { addDays, istDate, parseCalendarData, weekdayOf } from '@optionpilot/engine';
 import calendarJson from '../../../../engine/data/nse-calendar.json' with { type: 'json' };
-import type { HealthCheckDto, SystemHealthDto } from '../../contract';
+import type { AdminNoticeDto, HealthCheckDto, SystemHealthDto } from '../../contract';
 import type { SubsystemStatus } from '../../contract';
 import type { Deps } from '../../deps';
 import { toNumber } from '../../db';
+import { isoOrNull } from '../../presenters/time';
 
 /** Lag above this is degraded (a 1 s tick loop starts to slip); above the second, down. */
 const LAG_DEGRADED_MS = 100;
@@ -16,6 +19,34 @@ const DB_SLOW_MS = 500;
 const calendarYears = Object.keys(parseCalendarData(calendarJson).years)
   .map(Number)
   .sort((a, b) => a - b);
+
+/** The first weekday of `year` (its holidays unknown, it is the first day that may trade), YYYY-MM-DD. */
+export function firstWeekdayOf(year: number): string {
+  let date = `${year}-01-01`;
+  while (weekdayOf(date) === 0 || weekdayOf(date) === 6) date = addDays(date, 1);
+  return date;
+}
+
+const longDate = new Intl.DateTimeFormat('en-IN', {
+  weekday: 'long',
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+
+/** The notice an operator sees while next year's holiday list is missing. */
+export function calendarNotice(nextYear: number): AdminNoticeDto {
+  const neededBy = firstWeekdayOf(nextYear);
+  return {
+    id: 'calendar_next_year',
+    neededBy,
+    message:
+      `The NSE holiday list for ${nextYear} is not in engine/data/nse-calendar.json yet. NSE publishes it in ` +
+      `December; add it before ${longDate.format(new Date(`${neededBy}T00:00:00Z`))}, the first weekday of ` +
+      `${nextYear}. Until then every ${nextYear} weekday would count as a trading day.`,
+  };
+}
 
 /** Event-loop delay since the previous report; one histogram per server (its timer is unref'd by Node). */
 export function createLagMonitor(): { read(): SystemHealthDto['eventLoop']; stop(): void } {
@@ -49,8 +80,9 @@ export async function systemHealth(props: {
   const checks: HealthCheckDto[] = [];
 
   const feed = deps.trading.feedHealth();
-  const lastTickMs = feed.lastTickAt === null ? null : Date.parse(feed.lastTickAt);
-  const lastTickAgeMs = lastTickMs === null ? null : Math.max(0, now - lastTickMs);
+  // The age comes from the service, measured on one clock: a simulated market's tick times run on its own clock.
+  const lastTick = deps.trading.lastTick();
+  const lastTickAgeMs = lastTick.ageMs;
   checks.push({
     name: 'feed',
     status: feed.status === 'live' ? 'ok' : feed.status === 'stale' ? 'degraded' : 'down',
@@ -117,13 +149,15 @@ export async function systemHealth(props: {
     thisYear: calendarYears.includes(year),
     nextYear: calendarYears.includes(year + 1),
   };
+  const notices: AdminNoticeDto[] = [];
+  if (calendar.thisYear && !calendar.nextYear) notices.push(calendarNotice(year + 1));
   checks.push({
     name: 'calendar',
-    status: !calendar.thisYear ? 'down' : !calendar.nextYear ? 'degraded' : 'ok',
+    status: calendar.thisYear ? 'ok' : 'down',
     detail: calendar.nextYear
       ? `holidays known for ${year} and ${year + 1}`
       : calendar.thisYear
-        ? `holidays of ${year + 1} missing from the calendar file`
+        ? `holidays known for ${year}; ${year + 1} needed by ${firstWeekdayOf(year + 1)}`
         : `holidays of ${year} missing from the calendar file`,
   });
 
@@ -131,7 +165,8 @@ export async function systemHealth(props: {
     status: worst(checks.map((c) => c.status)),
     checkedAt: new Date(now).toISOString(),
     checks,
-    feed: { status: feed.status, lastTickAt: feed.lastTickAt, lastTickAgeMs },
+    notices,
+    feed: { status: feed.status, lastTickAt: isoOrNull(lastTick.time), lastTickAgeMs },
     database: { ok: dbOk, latencyMs },
     brokerSessions: sessions,
     openPositions,

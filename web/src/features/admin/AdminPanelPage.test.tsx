@@ -17,8 +17,9 @@ vi.mock('socket.io-client', () => ({
 
 const page = <T,>(items: T[]) => ({ items, total: items.length, page: 1, pageSize: 50 });
 
-function routes() {
+function routes(extra: Parameters<typeof mockApi>[0] = {}) {
   return mockApi({
+    ...extra,
     'GET /api/admin/stats': { body: sampleStats() },
     'GET /api/admin/system-health': { body: sampleHealth() },
     [`GET ${ADMIN_LIVE_PATHS.controls}`]: { body: defaultControls() },
@@ -75,6 +76,33 @@ describe('Admin panel overview', () => {
     expect(useAdminLiveStore.getState().connection).toBe('idle');
   });
 
+  it("shows next year's missing holiday list as a notice with its date, not as a fault", async () => {
+    mockApi({
+      'GET /api/admin/stats': { body: sampleStats() },
+      'GET /api/admin/system-health': {
+        body: sampleHealth({
+          status: 'ok',
+          checks: [
+            { name: 'calendar', status: 'ok', detail: 'holidays known for 2026; 2027 needed by 2027-01-01' },
+          ],
+          notices: [
+            {
+              id: 'calendar_next_year',
+              neededBy: '2027-01-01',
+              message: 'The NSE holiday list for 2027 is not in engine/data/nse-calendar.json yet.',
+            },
+          ],
+        }),
+      },
+    });
+    renderPage();
+    const health = screen.getByRole('region', { name: 'System Health' });
+    expect(await within(health).findByText('Needed by Fri, 01 Jan 2027')).toBeTruthy();
+    expect(within(health).getByText(/NSE holiday list for 2027 is not in/)).toBeTruthy();
+    expect(within(health).getByLabelText('Overall health').textContent).toBe('OK');
+    expect(within(health).getByLabelText('Market calendar status').textContent).toBe('OK');
+  });
+
   it('shows the live tabs from the first snapshot', async () => {
     routes();
     renderPage();
@@ -88,6 +116,32 @@ describe('Admin panel overview', () => {
     fireEvent.click(screen.getByRole('tab', { name: 'Strategy' }));
     expect(await screen.findByLabelText('Consecutive Candles Required')).toBeTruthy();
     expect(screen.getByRole('switch', { name: 'Master Trading Switch' })).toBeTruthy();
+  });
+
+  it('names the clock of every time, and says when the market clock is not the server clock', async () => {
+    routes({
+      'GET /api/market/session': {
+        body: {
+          facts: {
+            mode: 'always',
+            marketOpen: '09:15',
+            marketClose: '15:30',
+            entryStart: '09:15',
+            entryEnd: '15:00',
+            squareOff: '15:15',
+          },
+          marketClock: { kind: 'simulated', speed: 300 },
+          state: { at: '2026-03-02T05:00:00.000Z', inSession: true, inEntryWindow: true, nextOpenAt: null },
+        },
+      },
+    });
+    renderPage();
+    await waitFor(() => expect(useAdminLiveStore.getState().logs).toHaveLength(1));
+    fireEvent.click(screen.getByRole('tab', { name: 'Signals' }));
+    expect(await screen.findByRole('columnheader', { name: 'Market time (IST)' })).toBeTruthy();
+    expect(await screen.findByText(/is on the simulated market’s clock \(300× real time\)/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('tab', { name: 'Logs' }));
+    expect(await screen.findByRole('columnheader', { name: 'Server time (IST)' })).toBeTruthy();
   });
 
   it('flattens every position only after the confirmation', async () => {

@@ -4,6 +4,7 @@ import type { TradingSettingsDto } from '@optionpilot/server/contract';
 import { resetLiveStore, useLiveStore } from '../../live/stores';
 import { sampleBot } from '../../live/testing';
 import { AlgoControlCard } from './AlgoControlCard';
+import { STOP_ORDER_DESCRIPTION, STOP_ORDER_LABEL } from './TradingSettingsDialog';
 import { renderWithProviders } from '../../test/render';
 import { mockApi } from '../../test/http';
 
@@ -55,6 +56,10 @@ describe('Algo Trading Control', () => {
     fireEvent.click(algoSwitch());
     const lots = (await screen.findByLabelText('Trade Quantity (lots)')) as HTMLInputElement;
     expect(screen.getByText('1 × 65 = 65 qty')).toBeTruthy();
+    // One plain statement of what the stop order does, without a contradicting "stop-limit".
+    expect(screen.getAllByDisplayValue(STOP_ORDER_LABEL).length).toBeGreaterThan(0);
+    expect(screen.getByText(STOP_ORDER_DESCRIPTION)).toBeTruthy();
+    expect(document.body.textContent).not.toMatch(/stop-limit/i);
     fireEvent.change(lots, { target: { value: '11' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save & Start' }));
     expect(await screen.findByText('tradeQuantity must be between 1 and 10 lots')).toBeTruthy();

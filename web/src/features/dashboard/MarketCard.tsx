@@ -1,4 +1,5 @@
-// Live NIFTY 50 card (spec §2): price, change, open/high/low, volume in millions, last update in IST, and the chart.
+// Live NIFTY 50 card (spec §2): price, change, open/high/low, volume in millions where the feed has any, last
+// update in IST, and the chart.
 import { Badge, Card, Group, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
 import type { FeedHealthDto } from '@optionpilot/server/contract';
 import { LabeledValue } from '../../components/LabeledValue';
@@ -47,6 +48,9 @@ export function MarketCard() {
   const tick = useLiveStore((s) => s.tick);
   const candles = useLiveStore((s) => s.candles[1] ?? EMPTY);
   const trades = useLiveStore((s) => s.trades);
+  // An index trades no volume of its own (the simulated and broker NIFTY 50 feeds carry 0): "0.00M" would read as
+  // a fact about the market, so the figure shows only where a feed has one.
+  const hasVolume = tick !== null && tick.volume > 0;
 
   return (
     <Card withBorder padding="lg">
@@ -65,11 +69,11 @@ export function MarketCard() {
                 {formatSignedPoints(tick.change)} ({formatSignedPercent(tick.changePercent)})
               </Text>
             </Group>
-            <SimpleGrid cols={{ base: 2, sm: 4 }}>
+            <SimpleGrid cols={{ base: 2, sm: hasVolume ? 4 : 3 }}>
               <LabeledValue label="Open" value={formatPoints(tick.open)} />
               <LabeledValue label="High" value={formatPoints(tick.high)} />
               <LabeledValue label="Low" value={formatPoints(tick.low)} />
-              <LabeledValue label="Volume" value={formatVolumeMillions(tick.volume)} />
+              {hasVolume && <LabeledValue label="Volume" value={formatVolumeMillions(tick.volume)} />}
             </SimpleGrid>
             <Text size="xs" c="dimmed">
               Last updated: {formatIstTime(tick.timestamp)}

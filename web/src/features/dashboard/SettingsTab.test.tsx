@@ -1,13 +1,14 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import type { UserSettingsDto } from '@optionpilot/server/contract';
 import { SettingsTab } from './SettingsTab';
 import { renderWithProviders } from '../../test/render';
 import { mockApi } from '../../test/http';
+import { resetLiveStore, useLiveStore } from '../../live/stores';
+import { sampleStrategy } from '../../live/testing';
 
 const DEFAULTS: UserSettingsDto = {
   autoTrading: true,
-  riskLevel: 'medium',
   maxDailyLoss: 5000,
   tradingHoursStart: '09:15',
   tradingHoursEnd: '15:30',
@@ -19,7 +20,28 @@ function field(label: string): HTMLInputElement {
 }
 
 describe('Settings tab', () => {
+  beforeEach(() => resetLiveStore());
   afterEach(() => vi.unstubAllGlobals());
+
+  it('offers no risk level: nothing would act on it', async () => {
+    mockApi({ 'GET /api/user/settings': { body: DEFAULTS } });
+    renderWithProviders(<SettingsTab />);
+    await screen.findByLabelText('Trading Hours Start (IST)');
+    expect(screen.queryByText(/risk level/i)).toBeNull();
+  });
+
+  it("says what the trading hours do inside the strategy's window, from the live session facts", async () => {
+    mockApi({ 'GET /api/user/settings': { body: DEFAULTS } });
+    useLiveStore.getState().setStrategy(sampleStrategy());
+    renderWithProviders(<SettingsTab />);
+    const note = await screen.findByLabelText('What your trading hours do');
+    expect(note.textContent).toBe(
+      "New trades from 09:15 to 15:00 IST: your hours inside the strategy's entry window (09:15–15:00 IST). " +
+        'Open positions are closed at 15:15 IST; the market is open 09:15–15:30 IST.',
+    );
+    fireEvent.change(field('Trading Hours End (IST)'), { target: { value: '14:00' } });
+    expect(note.textContent).toMatch(/^New trades from 09:15 to 14:00 IST/);
+  });
 
   it('loads the saved settings and saves the whole object', async () => {
     const api = mockApi({

@@ -1,6 +1,7 @@
 // Settings tab (spec §2): Trading Configuration and Notifications, persisted per user (decisions.md) through
 // GET/PUT /api/user/settings. Both cards edit one settings object; each Save sends all of it, validated with the
-// server's own schema first so field messages match.
+// server's own schema first so field messages match. The spec's "risk level" is not offered: nothing in the
+// product could honour it (issue 18), and a setting that does nothing is not shown.
 import { useEffect, useState } from 'react';
 import {
   Alert,
@@ -9,7 +10,6 @@ import {
   Group,
   Loader,
   NumberInput,
-  Select,
   SimpleGrid,
   Stack,
   Switch,
@@ -19,17 +19,13 @@ import {
 } from '@mantine/core';
 import { userSettingsSchema, type UserSettingsDto } from '@optionpilot/server/contract';
 import { ApiError, errorMessage } from '../../api/client';
+import { useLiveStore } from '../../live/stores';
 import { toastError, toastSuccess } from '../../lib/toast';
+import { tradingHoursNote } from '../session/sessionText';
 import { dashboardApi } from './dashboardApi';
 import { useApiData } from './useApiData';
 
 type FieldErrors = Record<string, string>;
-
-const RISK_OPTIONS = [
-  { value: 'low', label: 'Low' },
-  { value: 'medium', label: 'Medium' },
-  { value: 'high', label: 'High' },
-];
 
 /** The dotted path of a zod issue or a server `field`, e.g. "notifications.push". */
 function keyOf(path: ReadonlyArray<PropertyKey>): string {
@@ -41,6 +37,8 @@ export function SettingsTab() {
   const [form, setForm] = useState<UserSettingsDto | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [saving, setSaving] = useState<'trading' | 'notifications' | null>(null);
+  // The strategy's trading day (live: an admin's square-off change shows at once), to say what the hours do.
+  const session = useLiveStore((s) => s.strategy?.session);
 
   useEffect(() => {
     if (loaded.data) setForm(loaded.data);
@@ -104,14 +102,6 @@ export function SettingsTab() {
             checked={form.autoTrading}
             onChange={(e) => update({ autoTrading: e.currentTarget.checked })}
           />
-          <Select
-            label="Risk Level"
-            data={RISK_OPTIONS}
-            value={form.riskLevel}
-            allowDeselect={false}
-            onChange={(v) => v && update({ riskLevel: v as UserSettingsDto['riskLevel'] })}
-            error={errors.riskLevel}
-          />
           <NumberInput
             label="Max Daily Loss (₹)"
             description="Positions are closed and trading stops for the day at this loss"
@@ -143,6 +133,11 @@ export function SettingsTab() {
               error={errors.tradingHoursEnd}
             />
           </Group>
+          {session && (
+            <Text size="xs" c="dimmed" aria-label="What your trading hours do">
+              {tradingHoursNote(session, form.tradingHoursStart, form.tradingHoursEnd)}
+            </Text>
+          )}
           <Group justify="flex-end">
             <Button
               onClick={() => void save('trading')}

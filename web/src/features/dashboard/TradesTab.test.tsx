@@ -1,11 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import { resetLiveStore, useLiveStore } from '../../live/stores';
 import { sampleTrade } from '../../live/testing';
 import { TradesTab } from './TradesTab';
-import { NO_TRADES_MESSAGE, RecentTradesTable } from './TradesTable';
+import { RecentTradesTable } from './TradesTable';
 import { renderWithProviders } from '../../test/render';
 import { setViewport } from '../landing/setViewport';
+import { mockApi } from '../../test/http';
 
 const winner = sampleTrade({
   id: 1,
@@ -30,11 +31,37 @@ const open = sampleTrade({ id: 3, timestamp: '2026-03-02T06:00:00.000Z' });
 
 describe('Trades tab', () => {
   beforeEach(() => resetLiveStore());
+  afterEach(() => vi.unstubAllGlobals());
 
-  it('says when there are no trades yet', () => {
+  it('says when there are no trades yet, and when trading starts, by the session now', async () => {
+    mockApi({
+      'GET /api/market/session': {
+        body: {
+          facts: {
+            mode: 'market',
+            marketOpen: '09:15',
+            marketClose: '15:30',
+            entryStart: '09:15',
+            entryEnd: '15:00',
+            squareOff: '15:15',
+          },
+          marketClock: { kind: 'real', speed: 1 },
+          state: {
+            at: '2026-11-23T12:00:00.000Z',
+            inSession: false,
+            inEntryWindow: false,
+            nextOpenAt: '2026-11-24T03:45:00.000Z',
+          },
+        },
+      },
+    });
     useLiveStore.getState().setTrades([]);
     renderWithProviders(<TradesTab />);
-    expect(screen.getByText(NO_TRADES_MESSAGE)).toBeTruthy();
+    expect(
+      await screen.findByText(
+        'No trades yet. The market is closed; trading starts automatically when it opens, 24 Nov 2026, 09:15 IST.',
+      ),
+    ).toBeTruthy();
     expect(screen.getByLabelText('0 trades')).toBeTruthy();
     expect(screen.queryByRole('table')).toBeNull();
   });

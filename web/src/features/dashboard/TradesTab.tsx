@@ -1,7 +1,7 @@
 // Trades tab (spec §2): "Trading History" with a count badge and every trade the live store holds.
-import { Badge, Card, Group, Loader, Text, Title } from '@mantine/core';
+import { Badge, Card, Group, Loader, Title } from '@mantine/core';
 import { useLiveStore } from '../../live/stores';
-import { NO_TRADES_MESSAGE, TradeHistoryTable } from './TradesTable';
+import { NoTradesText, TradeHistoryTable } from './TradesTable';
 
 export function TradesTab() {
   const trades = useLiveStore((s) => s.trades);
@@ -19,9 +19,7 @@ export function TradesTab() {
           <Loader size="sm" aria-label="Loading trades" />
         </Group>
       ) : trades.length === 0 ? (
-        <Text c="dimmed" ta="center" py="lg">
-          {NO_TRADES_MESSAGE}
-        </Text>
+        <NoTradesText ta="center" py="lg" />
       ) : (
         <TradeHistoryTable trades={trades} />
       )}

@@ -6,12 +6,22 @@ import { useMediaQuery } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import type { TradeDto } from '@optionpilot/server/contract';
 import { formatIstDateTime, formatIstTime } from '../../lib/format';
+import { noTradesMessage } from '../session/sessionText';
+import { useMarketSession } from '../session/useMarketSession';
 import { formatPnl, formatPremium, pnlColor } from './display';
 
 /** Spec §9: the dashboard lists the first 10 trades. */
 export const RECENT_TRADES = 10;
 
-export const NO_TRADES_MESSAGE = 'No trades yet. Trading will start automatically when market opens.';
+/** The empty list's line, by the state of the session now (open, entries over for the day, closed). */
+export function NoTradesText(props: { ta?: 'center'; py?: 'lg' }) {
+  const session = useMarketSession();
+  return (
+    <Text c="dimmed" size="sm" {...props}>
+      {noTradesMessage(session)}
+    </Text>
+  );
+}
 
 /** A trade's P&L: realised when closed, the live mark while open ("Running" before the first quote). Admin views show
  * it the same way. */
@@ -137,11 +147,7 @@ export function RecentTradesTable({ trades }: { trades: readonly TradeDto[] }) {
   const phone = usePhoneLayout();
   const rows = trades.slice(0, RECENT_TRADES);
   if (rows.length === 0) {
-    return (
-      <Text c="dimmed" size="sm">
-        {NO_TRADES_MESSAGE}
-      </Text>
-    );
+    return <NoTradesText />;
   }
   if (phone) {
     return (

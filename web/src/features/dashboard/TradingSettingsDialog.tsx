@@ -29,6 +29,18 @@ const DEFAULT_STRATEGY = '0';
 
 const TARGET_OPTIONS = TARGET_SETTINGS.map((t) => ({ value: String(t), label: `${t} points` }));
 
+/**
+ * What the stop order does, in one plain statement (it once said "stop-loss market" and then "stop-limit"). Live
+ * stops rest at the broker as SL-M, sent with the exchange's market protection (Kite) or as a protected stop-limit
+ * (Upstox): either way it sells at once, never more than the protection band below the trigger
+ * (engine/src/execution/marketProtection.ts).
+ */
+export const STOP_ORDER_LABEL = 'Stop-loss, sold at market (SL-M)';
+export const STOP_ORDER_DESCRIPTION =
+  'When the premium falls to your stop, the position is sold at once. Live: a sell stop order waits at your ' +
+  'broker from the moment you enter and fills no more than the exchange’s price-protection band below the stop. ' +
+  'Paper: OptionPilot sells at the stop itself.';
+
 export interface TradingSettingsDialogProps {
   opened: boolean;
   onClose: () => void;
@@ -144,10 +156,10 @@ export function TradingSettingsDialog({
           )}
           <Select
             label="Order Type"
-            data={[{ value: 'SLM', label: 'SL-M (stop-loss market)' }]}
+            data={[{ value: 'SLM', label: STOP_ORDER_LABEL }]}
             value="SLM"
             allowDeselect={false}
-            description="Sent to brokers as a protected stop-limit order"
+            description={STOP_ORDER_DESCRIPTION}
             error={errors.orderType}
           />
           <Select

@@ -16,7 +16,12 @@ vi.mock('lightweight-charts', () => {
   const series = { setData: vi.fn() };
   return {
     CandlestickSeries: {},
-    createChart: vi.fn(() => ({ addSeries: vi.fn(() => series), remove: vi.fn() })),
+    createChart: vi.fn(() => ({
+      addSeries: vi.fn(() => series),
+      subscribeCrosshairMove: vi.fn(),
+      unsubscribeCrosshairMove: vi.fn(),
+      remove: vi.fn(),
+    })),
     createSeriesMarkers: vi.fn(() => ({ setMarkers: vi.fn(), detach: vi.fn() })),
   };
 });
@@ -102,7 +107,9 @@ describe('UserDashboard', () => {
     expect(screen.getByText('123.46M')).toBeTruthy();
     expect(screen.getByText('₹5,898.82')).toBeTruthy();
     expect(screen.getByText('Not Connected')).toBeTruthy();
-    expect(await screen.findByText('Engine starting')).toBeTruthy();
+    // The strategy could not be read yet: the panel waits, and live data asks again (polling: no socket).
+    expect(screen.getByLabelText('Loading strategy')).toBeTruthy();
+    expect(api.called('GET', '/api/strategy').length).toBeGreaterThan(0);
     // The socket never connected, so the REST snapshot fed the page.
     expect(api.called('GET', '/api/user/bot-status').length).toBeGreaterThan(0);
     expect(useLiveStore.getState().connection).toBe('connecting');

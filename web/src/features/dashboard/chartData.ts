@@ -71,43 +71,69 @@ const ENTRY_CALL = '#2f9e44';
 const ENTRY_PUT = '#e03131';
 const EXIT = '#1c7ed6';
 
-/** This user's entries and exits as chart markers, snapped to the candle they happened in, oldest first. */
-export function tradeMarkers(
+/** The chart's trade marks: shapes on the bars, and the words for each bar kept apart. */
+export interface TradeMarks {
+  /** shapes only: text drawn on a one-minute chart runs into the next bar's text and off the right edge */
+  markers: SeriesMarker<Time>[];
+  /** what happened on each marked bar (its time in UTC seconds), e.g. "10:31 CE buy @ ₹219.85", oldest first */
+  notes: Map<number, string[]>;
+}
+
+const premium = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' });
+
+/** This user's entries and exits, snapped to the candle they happened in, oldest first. */
+export function tradeMarks(
   trades: readonly TradeDto[],
   candles: readonly CandleDto[],
   intervalMs = 60_000,
-): SeriesMarker<Time>[] {
-  const markers: Array<SeriesMarker<Time> & { sortKey: number }> = [];
+): TradeMarks {
+  const marks: Array<{ marker: SeriesMarker<Time>; note: string; sortKey: number }> = [];
   for (const trade of trades) {
     if (trade.status === 'cancelled') continue;
     const entry = bucketOf(Date.parse(trade.timestamp), candles, intervalMs);
     if (entry !== null) {
       const call = trade.tradeType === 'CALL';
-      markers.push({
+      marks.push({
         sortKey: entry,
-        id: `entry-${trade.id}`,
-        time: (entry / 1000) as UTCTimestamp,
-        position: call ? 'belowBar' : 'aboveBar',
-        shape: call ? 'arrowUp' : 'arrowDown',
-        color: call ? ENTRY_CALL : ENTRY_PUT,
-        text: `${call ? 'CE' : 'PE'} buy @ ${trade.entryPrice.toFixed(2)}`,
+        marker: {
+          id: `entry-${trade.id}`,
+          time: (entry / 1000) as UTCTimestamp,
+          position: call ? 'belowBar' : 'aboveBar',
+          shape: call ? 'arrowUp' : 'arrowDown',
+          color: call ? ENTRY_CALL : ENTRY_PUT,
+        },
+        note: `${istClock.format(new Date(trade.timestamp))} ${call ? 'CE' : 'PE'} buy @ ${premium.format(trade.entryPrice)}`,
       });
     }
     if (trade.closedAt && trade.exitPrice !== null) {
       const exit = bucketOf(Date.parse(trade.closedAt), candles, intervalMs);
       if (exit !== null) {
-        markers.push({
+        marks.push({
           sortKey: exit,
-          id: `exit-${trade.id}`,
-          time: (exit / 1000) as UTCTimestamp,
-          position: 'aboveBar',
-          shape: 'circle',
-          color: EXIT,
-          text: `exit @ ${trade.exitPrice.toFixed(2)}`,
+          marker: {
+            id: `exit-${trade.id}`,
+            time: (exit / 1000) as UTCTimestamp,
+            position: 'aboveBar',
+            shape: 'circle',
+            color: EXIT,
+          },
+          note: `${istClock.format(new Date(trade.closedAt))} exit @ ${premium.format(trade.exitPrice)}`,
         });
       }
     }
   }
-  markers.sort((a, b) => a.sortKey - b.sortKey);
-  return markers.map(({ sortKey: _sortKey, ...marker }) => marker);
+  marks.sort((a, b) => a.sortKey - b.sortKey);
+  const notes = new Map<number, string[]>();
+  for (const { marker, note } of marks) {
+    const time = marker.time as number;
+    notes.set(time, [...(notes.get(time) ?? []), note]);
+  }
+  return { markers: marks.map((m) => m.marker), notes };
+}
+
+const axisPrice = new Intl.NumberFormat('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** Price-scale and crosshair labels with Indian digit grouping, e.g. 24,512.35. */
+export function formatAxisPrice(price: number): string {
+  return axisPrice.format(price);
 }

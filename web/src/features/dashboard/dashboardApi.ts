@@ -5,7 +5,6 @@ import type {
   BrokerSaveResponse,
   CandleDto,
   PublicConfigDto,
-  StrategyInfoDto,
   SubscriptionDto,
   TradingSettingsDto,
   TradingSettingsRequest,
@@ -31,7 +30,6 @@ export const dashboardApi = {
   saveSettings: (body: UserSettingsRequest) => api.put<UserSettingsDto>('/api/user/settings', body),
   broker: () => api.get<BrokerConnectionDto | null>('/api/user/broker'),
   saveBroker: (body: BrokerCredentials) => api.post<BrokerSaveResponse>('/api/user/broker', body),
-  strategy: () => api.get<StrategyInfoDto>('/api/strategy'),
   candles: (interval: CandleDto['interval'], limit: number) =>
     api.get<CandleDto[]>(`/api/market/candles?interval=${interval}&limit=${limit}`),
 };

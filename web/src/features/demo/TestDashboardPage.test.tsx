@@ -11,7 +11,12 @@ vi.mock('lightweight-charts', () => {
   const series = { setData: vi.fn() };
   return {
     CandlestickSeries: {},
-    createChart: vi.fn(() => ({ addSeries: vi.fn(() => series), remove: vi.fn() })),
+    createChart: vi.fn(() => ({
+      addSeries: vi.fn(() => series),
+      remove: vi.fn(),
+      subscribeCrosshairMove: vi.fn(),
+      unsubscribeCrosshairMove: vi.fn(),
+    })),
     createSeriesMarkers: vi.fn(() => ({ setMarkers: vi.fn(), detach: vi.fn() })),
   };
 });

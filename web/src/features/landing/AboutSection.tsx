@@ -1,20 +1,24 @@
 import { Alert, SimpleGrid, Stack, Text } from '@mantine/core';
-import type { BrokerOfferDto, PlanDto } from '@optionpilot/server/contract';
+import type { BrokerOfferDto, PlanDto, SessionFactsDto } from '@optionpilot/server/contract';
 import { IconAlertTriangle, IconEye } from '@tabler/icons-react';
 import { LandingSection } from './LandingSection';
 import { periodOf, SPEC_MONTHLY_PLAN } from '../payment/plans';
 import { formatInrWhole } from './pricing';
 import { StatCard, type LandingStat } from './StatCard';
+import { timeRange } from '../session/sessionText';
 
 // The first version advertised "500+ active traders" next to "99.9% uptime". SEBI's retail algo framework
 // (DOMAIN.md §2) and decisions.md forbid return claims, and a trader count is a social-proof figure we cannot
 // verify or keep current from this page, so it is replaced by facts fixed by the product itself:
 // the trading window, the price and the number of supported brokers. Uptime is kept as what it is, a service
 // target for market hours, not a measured record. The broker count is the number of brokers with an integration
-// (GET /api/brokers), never a fixed figure; until it is known the stat is left out.
-function aboutStats(plan: PlanDto): readonly LandingStat[] {
+// (GET /api/brokers), never a fixed figure; until it is known the stat is left out. So is the trading window, which
+// comes from the server's session facts (GET /api/market/session), the times the engine trades on.
+function aboutStats(plan: PlanDto, session: SessionFactsDto | undefined): readonly LandingStat[] {
   return [
-    { value: '9:15-3:00', label: 'Automated trading window, IST' },
+    ...(session
+      ? [{ value: timeRange(session.entryStart, session.entryEnd), label: 'Automated trading window, IST' }]
+      : []),
     { value: '99.9%', label: 'Uptime target during market hours' },
     { value: formatInrWhole(plan.pricePaise), label: `Every feature, per ${periodOf(plan.months)} + GST` },
   ];
@@ -33,12 +37,14 @@ export function brokerCountStat(brokers: readonly BrokerOfferDto[] | undefined):
 export function AboutSection({
   brokers,
   plan = SPEC_MONTHLY_PLAN,
+  session,
 }: {
   brokers?: readonly BrokerOfferDto[] | undefined;
   plan?: PlanDto | undefined;
+  session?: SessionFactsDto | undefined;
 }) {
   const brokerStat = brokerCountStat(brokers);
-  const stats = brokerStat ? [...aboutStats(plan), brokerStat] : aboutStats(plan);
+  const stats = brokerStat ? [...aboutStats(plan, session), brokerStat] : aboutStats(plan, session);
   return (
     <LandingSection id="about" title="About OptionPilot" tinted>
       <Stack gap="xl" maw={880} mx="auto">

@@ -9,7 +9,7 @@ import {
   IconShieldCheck,
   type IconProps,
 } from '@tabler/icons-react';
-import type { BrokerOfferDto } from '@optionpilot/server/contract';
+import type { BrokerOfferDto, SessionFactsDto } from '@optionpilot/server/contract';
 import { availableBrokerNames } from '../broker/brokerText';
 import { LandingSection } from './LandingSection';
 
@@ -19,14 +19,20 @@ interface Feature {
   Icon: ComponentType<IconProps>;
 }
 
+/** The times are the server's session facts (GET /api/market/session), the ones the engine trades on. */
+function fullyAutomated(session: SessionFactsDto | undefined): Feature {
+  const when = session
+    ? `: new trades between ${session.entryStart} and ${session.entryEnd} IST, every open position closed by ${session.squareOff} IST`
+    : ' during market hours';
+  return {
+    title: 'Fully Automated',
+    description: `Once your broker is connected and the bot is switched on, it enters and exits without manual clicks${when}. Pause or resume it whenever you want.`,
+    Icon: IconRobot,
+  };
+}
+
 // Descriptions state what the software does, never what it earns (decisions.md, Compliance).
 const FEATURES: readonly Feature[] = [
-  {
-    title: 'Fully Automated',
-    description:
-      'Once your broker is connected and the bot is switched on, entries and exits are placed without manual clicks between 9:15 AM and 3:00 PM IST. Pause or resume it whenever you want.',
-    Icon: IconRobot,
-  },
   {
     title: 'Options Strategy',
     description:
@@ -72,8 +78,14 @@ export function brokerSupportFeature(offers: readonly BrokerOfferDto[] | undefin
   };
 }
 
-export function FeaturesSection({ brokers }: { brokers?: readonly BrokerOfferDto[] | undefined }) {
-  const features = [...FEATURES, brokerSupportFeature(brokers)];
+export function FeaturesSection({
+  brokers,
+  session,
+}: {
+  brokers?: readonly BrokerOfferDto[] | undefined;
+  session?: SessionFactsDto | undefined;
+}) {
+  const features = [fullyAutomated(session), ...FEATURES, brokerSupportFeature(brokers)];
   return (
     <LandingSection
       id="features"

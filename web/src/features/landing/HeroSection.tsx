@@ -1,14 +1,18 @@
 import { Badge, Box, Button, Container, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { openSignup } from './authDialog';
 import { NAV_HEIGHT } from './LandingNav';
-import type { PlanDto } from '@optionpilot/server/contract';
+import type { PlanDto, SessionFactsDto } from '@optionpilot/server/contract';
 import { periodOf, SPEC_MONTHLY_PLAN } from '../payment/plans';
 import { formatInrWhole } from './pricing';
+import { timeRange } from '../session/sessionText';
 import { StatCard, type LandingStat } from './StatCard';
 
-function heroStats(plan: PlanDto): readonly LandingStat[] {
+// The trading window comes from the server's session facts (GET /api/market/session); left out until known.
+function heroStats(plan: PlanDto, session: SessionFactsDto | undefined): readonly LandingStat[] {
   return [
-    { value: '9:15-3:00', label: 'Market hours (IST)' },
+    ...(session
+      ? [{ value: timeRange(session.entryStart, session.entryEnd), label: 'Automated trading window, IST' }]
+      : []),
     { value: formatInrWhole(plan.pricePaise), label: `Per ${periodOf(plan.months)}, plus GST` },
     { value: '100%', label: 'Automated execution' },
   ];
@@ -21,9 +25,11 @@ function heroStats(plan: PlanDto): readonly LandingStat[] {
 export function HeroSection({
   plan = SPEC_MONTHLY_PLAN,
   demoAvailable = true,
+  session,
 }: {
   plan?: PlanDto | undefined;
   demoAvailable?: boolean;
+  session?: SessionFactsDto | undefined;
 }) {
   return (
     <Box
@@ -62,7 +68,7 @@ export function HeroSection({
             )}
           </Group>
           <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="md" w="100%" maw={720} mt="lg">
-            {heroStats(plan).map((stat) => (
+            {heroStats(plan, session).map((stat) => (
               <StatCard key={stat.label} stat={stat} valueSize={28} />
             ))}
           </SimpleGrid>

@@ -35,6 +35,20 @@ const OPERATOR = {
   supportHours: 'Monday-Saturday 10:00 AM-7:00 PM IST',
 };
 
+// GET /api/market/session, with times unlike the usual ones: the page must state the server's, not its own.
+const SESSION = {
+  facts: {
+    mode: 'market',
+    marketOpen: '09:15',
+    marketClose: '15:30',
+    entryStart: '09:30',
+    entryEnd: '14:45',
+    squareOff: '15:05',
+  },
+  marketClock: { kind: 'real', speed: 1 },
+  state: { at: '2026-11-23T05:00:00.000Z', inSession: true, inEntryWindow: true, nextOpenAt: null },
+};
+
 // Records which element each scrollIntoView call was made on, so a test can tell sections apart.
 function spyOnScroll() {
   const scrolledTo: string[] = [];
@@ -59,7 +73,7 @@ describe('LandingPage', () => {
     resetUiStore();
     openAuthDialog = vi.fn(realOpenAuthDialog);
     useUiStore.setState({ openAuthDialog });
-    mockApi({ 'GET /api/brokers': { body: BROKERS } });
+    mockApi({ 'GET /api/brokers': { body: BROKERS }, 'GET /api/market/session': { body: SESSION } });
   });
   afterEach(() => {
     vi.restoreAllMocks();
@@ -193,10 +207,30 @@ describe('LandingPage', () => {
     expect(openAuthDialog).toHaveBeenCalledExactlyOnceWith('signup');
   });
 
+  it('states the trading window the server gives, the same in the hero, the features and about', async () => {
+    renderWithProviders(<LandingPage />);
+    const hero = within(section('home'));
+    expect(await hero.findByText('09:30–14:45')).toBeTruthy();
+    expect(hero.getByText('Automated trading window, IST')).toBeTruthy();
+    expect(within(section('about')).getByText('09:30–14:45')).toBeTruthy();
+    expect(
+      within(section('features')).getByText(
+        /new trades between 09:30 and 14:45 IST, every open position closed by 15:05 IST/,
+      ),
+    ).toBeTruthy();
+    expect(document.body.textContent).not.toMatch(/9:15-3:00|3:00 PM/);
+  });
+
+  it('leaves the window out until the server states it', () => {
+    mockApi({ 'GET /api/brokers': { body: BROKERS } });
+    renderWithProviders(<LandingPage />);
+    expect(within(section('home')).queryByText('Automated trading window, IST')).toBeNull();
+    expect(within(section('features')).getByText(/without manual clicks during market hours/)).toBeTruthy();
+  });
+
   it('shows the hero stats and the GST breakdown of the plan', () => {
     renderWithProviders(<LandingPage />);
     const hero = within(section('home'));
-    expect(hero.getByText('9:15-3:00')).toBeTruthy();
     expect(hero.getByText('₹4,999')).toBeTruthy();
     expect(hero.getByText('100%')).toBeTruthy();
 

@@ -9,6 +9,7 @@ import { usePublicConfig } from './useOperatorDetails';
 import { PricingSection } from './PricingSection';
 import { useBrokerOffers } from '../broker/useBrokerOffers';
 import { usePlansOnSale } from '../payment/plans';
+import { useMarketSession } from '../session/useMarketSession';
 
 /** The public page at `/` for visitors: product, pricing, about and contact, with login/signup entry points. */
 export function LandingPage() {
@@ -21,14 +22,16 @@ export function LandingPage() {
   // The plans on sale, as the admin set them; the first is the headline price.
   const plans = usePlansOnSale();
   const headline = plans[0];
+  // The trading window the page states is the engine's (one source, also the dashboard's): no refresh needed here.
+  const session = useMarketSession(0)?.facts;
   return (
     <Box>
       <LandingNav />
       <main>
-        <HeroSection plan={headline} demoAvailable={config?.demoAvailable ?? true} />
-        <FeaturesSection brokers={brokers} />
+        <HeroSection plan={headline} demoAvailable={config?.demoAvailable ?? true} session={session} />
+        <FeaturesSection brokers={brokers} session={session} />
         <PricingSection plans={plans} />
-        <AboutSection brokers={brokers} plan={headline} />
+        <AboutSection brokers={brokers} plan={headline} session={session} />
         <ContactSection operator={operator} />
       </main>
       <LandingFooter operator={operator} />

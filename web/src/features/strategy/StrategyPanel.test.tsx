@@ -1,41 +1,60 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen } from '@testing-library/react';
-import type { StrategyInfoDto } from '@optionpilot/server/contract';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { act, screen, within } from '@testing-library/react';
 import { renderWithProviders } from '../../test/render';
-import { mockApi } from '../../test/http';
+import { resetLiveStore, useLiveStore } from '../../live/stores';
+import { sampleStrategy } from '../../live/testing';
 import { STRATEGY_RISK_NOTE, StrategyPanel } from './StrategyPanel';
 
-const INFO: StrategyInfoDto = {
-  name: 'Consecutive-candle breakout',
-  intervalMinutes: 1,
-  rules: [
-    'CALL: 3 bullish candles in a row, each closing at least 5 points above its open; buy CE ATM-1 above high + 2.',
-    'Stop 20 premium points below entry, trailing once 20 points in profit.',
-  ],
-  params: {
-    consecutiveCandles: 3,
-    minMovement: 5,
-    entryOffset: 2,
-    stopLoss: 20,
-    target: 40,
-    callEnabled: true,
-    putEnabled: false,
-    tradingEnabled: true,
-    squareOffTime: '15:15',
-  },
-};
+function value(label: string): string | null {
+  const panel = screen.getByRole('region', { name: 'How the strategy works' });
+  return within(panel).getByText(label).nextElementSibling?.textContent ?? null;
+}
 
 describe('StrategyPanel', () => {
-  afterEach(() => vi.unstubAllGlobals());
+  beforeEach(() => resetLiveStore());
 
-  it('shows the live rules and parameters from the server with a risk note', async () => {
-    mockApi({ 'GET /api/strategy': { body: INFO } });
+  it('shows the live rules, parameters and trading day from the store with a risk note', () => {
+    useLiveStore.getState().setStrategy({
+      ...sampleStrategy({ putEnabled: false }),
+      rules: ['CALL: 3 bullish candles in a row.', 'Stop 20 premium points below entry.'],
+    });
     renderWithProviders(<StrategyPanel />);
-    expect(await screen.findByText(INFO.rules[0] as string)).toBeTruthy();
+    expect(screen.getByText('CALL: 3 bullish candles in a row.')).toBeTruthy();
     expect(screen.getByText('Consecutive-candle breakout · 1-minute candles')).toBeTruthy();
-    expect(screen.getByText('40 pts')).toBeTruthy();
-    expect(screen.getByText('15:15 IST')).toBeTruthy();
-    expect(screen.getByText('Off')).toBeTruthy(); // puts disabled by the admins
+    expect(value('Target (premium)')).toBe('40 pts');
+    expect(value('Puts (PE)')).toBe('Off');
+    expect(value('Market hours')).toBe('09:15–15:30 IST');
+    expect(value('New trades')).toBe('09:15–15:00 IST');
+    expect(value('Square-off')).toBe('15:15 IST');
     expect(screen.getByText(STRATEGY_RISK_NOTE)).toBeTruthy();
+  });
+
+  it('follows every change the live store receives, without reloading', () => {
+    useLiveStore.getState().setStrategy(sampleStrategy());
+    renderWithProviders(<StrategyPanel />);
+    expect(screen.getByText('Trading enabled')).toBeTruthy();
+    act(() => {
+      useLiveStore.getState().setStrategy({
+        ...sampleStrategy({ tradingEnabled: false, putEnabled: false, stopLoss: 25, squareOffTime: '15:20' }),
+        session: { ...sampleStrategy().session, squareOff: '15:20' },
+      });
+    });
+    expect(screen.getByText('Trading paused')).toBeTruthy();
+    expect(value('Stop loss (premium)')).toBe('25 pts');
+    expect(value('Puts (PE)')).toBe('Off');
+    expect(value('Square-off')).toBe('15:20 IST');
+  });
+
+  it('says the demo market closes nothing by the clock', () => {
+    useLiveStore
+      .getState()
+      .setStrategy({ ...sampleStrategy(), session: { ...sampleStrategy().session, mode: 'always' } });
+    renderWithProviders(<StrategyPanel />);
+    expect(value('Square-off')).toBe('None (demo market)');
+  });
+
+  it('waits for the first description', () => {
+    renderWithProviders(<StrategyPanel />);
+    expect(screen.getByLabelText('Loading strategy')).toBeTruthy();
   });
 });

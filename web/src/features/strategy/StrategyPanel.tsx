@@ -1,11 +1,13 @@
-// "How the strategy works": the white-box disclosure (DOMAIN.md §2, decisions.md "Compliance"). The rules and the
-// parameters come from the server, i.e. the values the engine trades with right now, never a copy in the web app.
-import { useEffect, useState } from 'react';
+// "How the strategy works": the white-box disclosure (DOMAIN.md §2, decisions.md "Compliance"). The rules, the
+// parameters and the trading day's times come from the server, i.e. the values the engine trades with right now,
+// never a copy in the web app. They live in the live store: the first snapshot and the resync on every reconnect
+// come over REST, every admin change after that over the socket (`strategy:info`), and GET /api/strategy is polled
+// while the socket is down.
 import { Alert, Badge, Card, Group, List, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import type { StrategyInfoDto } from '@optionpilot/server/contract';
-import { api, errorMessage } from '../../api/client';
 import { LabeledValue } from '../../components/LabeledValue';
+import { useLiveStore } from '../../live/stores';
+import { sessionLines } from '../session/sessionText';
 
 /** Risk wording shown under the rules; no claim of returns (SEBI rules on algo marketing). */
 export const STRATEGY_RISK_NOTE =
@@ -17,19 +19,8 @@ function onOff(value: boolean): string {
 }
 
 export function StrategyPanel() {
-  const [info, setInfo] = useState<StrategyInfoDto | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    let current = true;
-    api
-      .get<StrategyInfoDto>('/api/strategy')
-      .then((s) => current && setInfo(s))
-      .catch((err: unknown) => current && setError(errorMessage(err, 'Failed to load the strategy')));
-    return () => {
-      current = false;
-    };
-  }, []);
+  const info = useLiveStore((s) => s.strategy);
+  const lines = info ? sessionLines(info.session) : null;
 
   return (
     <Card withBorder padding="lg" component="section" aria-label="How the strategy works">
@@ -41,9 +32,8 @@ export function StrategyPanel() {
           </Badge>
         )}
       </Group>
-      {error && <Text c="red.7">{error}</Text>}
-      {!info && !error && <Loader size="sm" aria-label="Loading strategy" />}
-      {info && (
+      {!info && <Loader size="sm" aria-label="Loading strategy" />}
+      {info && lines && (
         <Stack gap="md">
           <Text fw={600}>
             {info.name} · {info.intervalMinutes}-minute candles
@@ -61,7 +51,9 @@ export function StrategyPanel() {
             <LabeledValue label="Target (premium)" value={`${info.params.target} pts`} />
             <LabeledValue label="Calls (CE)" value={onOff(info.params.callEnabled)} />
             <LabeledValue label="Puts (PE)" value={onOff(info.params.putEnabled)} />
-            <LabeledValue label="Square-off" value={`${info.params.squareOffTime} IST`} />
+            <LabeledValue label="Market hours" value={lines.market} />
+            <LabeledValue label="New trades" value={lines.entries} />
+            <LabeledValue label="Square-off" value={lines.squareOff} />
           </SimpleGrid>
           <Alert variant="light" color="yellow" icon={<IconAlertTriangle size={18} />} title="Risk">
             {STRATEGY_RISK_NOTE}

@@ -1,9 +1,10 @@
 // The Overview's live tabs (spec §2): Trades (active trades), Signals and Logs, fed by the admin live store.
 import { Badge, Table, Text } from '@mantine/core';
-import { formatIstTime } from '../../../lib/format';
+import { formatIstDateTime } from '../../../lib/format';
 import { formatPoints, formatPremium } from '../../dashboard/display';
 import { TradePnl } from '../../dashboard/TradesTable';
 import { useAdminLiveStore } from '../live/adminLiveStore';
+import { MARKET_TIME, MarketClockNote, SERVER_TIME } from '../shared/ClockNote';
 
 function Empty({ children }: { children: string }) {
   return (
@@ -79,10 +80,11 @@ export function SignalsTable() {
   if (signals.length === 0) return <Empty>No signals yet.</Empty>;
   return (
     <Table.ScrollContainer minWidth={700}>
+      <MarketClockNote />
       <Table striped aria-label="Signals">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Time</Table.Th>
+            <Table.Th>{MARKET_TIME}</Table.Th>
             <Table.Th>Type</Table.Th>
             <Table.Th>Condition</Table.Th>
             <Table.Th>Entry Trigger</Table.Th>
@@ -93,7 +95,7 @@ export function SignalsTable() {
         <Table.Tbody>
           {signals.map((s) => (
             <Table.Tr key={s.id}>
-              <Table.Td>{formatIstTime(s.timestamp)}</Table.Td>
+              <Table.Td>{formatIstDateTime(s.timestamp)}</Table.Td>
               <Table.Td>
                 <TypeBadge type={s.type} />
               </Table.Td>
@@ -120,10 +122,11 @@ export function LogsTable() {
   if (logs.length === 0) return <Empty>No log entries yet.</Empty>;
   return (
     <Table.ScrollContainer minWidth={700}>
+      <MarketClockNote />
       <Table striped aria-label="Logs">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Time</Table.Th>
+            <Table.Th>{SERVER_TIME}</Table.Th>
             <Table.Th>Event</Table.Th>
             <Table.Th>Description</Table.Th>
             <Table.Th>User</Table.Th>
@@ -132,7 +135,7 @@ export function LogsTable() {
         <Table.Tbody>
           {logs.map((l) => (
             <Table.Tr key={l.id}>
-              <Table.Td>{formatIstTime(l.timestamp)}</Table.Td>
+              <Table.Td>{formatIstDateTime(l.timestamp)}</Table.Td>
               <Table.Td>
                 <Badge variant="light" color={EVENT_COLOR[l.eventType] ?? 'gray'}>
                   {l.eventType}

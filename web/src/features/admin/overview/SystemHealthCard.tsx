@@ -1,9 +1,10 @@
 // System Health (spec §2, issue 9): the server's real checks (feed age, database, broker sessions, open positions,
-// event-loop lag, memory, calendar coverage) instead of the first version's fixed statuses.
-import { ActionIcon, Badge, Card, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { IconRefresh } from '@tabler/icons-react';
+// event-loop lag, memory, calendar coverage) instead of the first version's fixed statuses, and the notices of work
+// due by a date (next year's NSE holidays) above them.
+import { ActionIcon, Alert, Badge, Card, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { IconCalendarExclamation, IconRefresh } from '@tabler/icons-react';
 import type { HealthCheckName, SubsystemStatus } from '@optionpilot/server/contract';
-import { formatIstTime } from '../../../lib/format';
+import { formatCalendarDate, formatIstTime } from '../../../lib/format';
 import { adminApi } from '../adminApi';
 import { useRefreshing } from '../shared/useRefreshing';
 
@@ -48,6 +49,18 @@ export function SystemHealthCard() {
       )}
       {data && (
         <Stack gap={6}>
+          {data.notices.map((notice) => (
+            <Alert
+              key={notice.id}
+              color="yellow"
+              variant="light"
+              icon={<IconCalendarExclamation size={18} />}
+              title={`Needed by ${formatCalendarDate(notice.neededBy)}`}
+              mb={4}
+            >
+              {notice.message}
+            </Alert>
+          ))}
           {data.checks.map((check) => (
             <Group key={check.name} justify="space-between" wrap="nowrap" align="flex-start">
               <div>

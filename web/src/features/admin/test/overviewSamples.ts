@@ -24,6 +24,7 @@ export function sampleHealth(overrides: Partial<SystemHealthDto> = {}): SystemHe
       { name: 'brokerSessions', status: 'degraded', detail: '3 valid, 1 expired' },
       { name: 'calendar', status: 'ok', detail: 'covers 2026, 2027' },
     ],
+    notices: [],
     feed: { status: 'live', lastTickAt: '2026-03-02T04:59:59.200Z', lastTickAgeMs: 800 },
     database: { ok: true, latencyMs: 1 },
     brokerSessions: { valid: 3, expired: 1, error: 0, notConnected: 5 },

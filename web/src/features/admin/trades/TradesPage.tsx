@@ -15,6 +15,7 @@ import { Pager } from '../shared/Pager';
 import { useAdminQuery } from '../shared/query';
 import { TableState } from '../shared/TableState';
 import { UserCell } from '../shared/UserCell';
+import { MARKET_TIME, MarketClockNote } from '../shared/ClockNote';
 import { useListFilters } from '../shared/useListFilters';
 
 export const TRADES_PAGE_SIZE = 25;
@@ -83,7 +84,7 @@ export function TradesPage() {
           onChange={(v) => list.setFilter('type', v)}
         />
         <FilterSelect
-          label="Date"
+          label="Market date"
           data={PERIOD_OPTIONS}
           value={list.filters.period}
           onChange={(v) => list.setFilter('period', v)}
@@ -92,10 +93,11 @@ export function TradesPage() {
       <TableState loading={loading} error={error} empty={rows.length === 0} emptyText="No trades match." />
       {rows.length > 0 && (
         <Table.ScrollContainer minWidth={1000}>
+          <MarketClockNote />
           <Table striped aria-label="Trades">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Time</Table.Th>
+                <Table.Th>{MARKET_TIME}</Table.Th>
                 <Table.Th>User</Table.Th>
                 <Table.Th>Instrument</Table.Th>
                 <Table.Th>Type</Table.Th>
