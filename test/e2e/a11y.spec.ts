@@ -1,7 +1,7 @@
 // Accessibility (issue 18 item 14): an axe-core scan (WCAG 2.1 AA) of every page a visitor, a trader and an admin
-// reach — landing and its dialogs, the sign-in and reset pages, the dashboard with each tab and dialog (desktop and
-// a 390 px phone), Manage Subscription with the payment dialog, the broker callback, every admin page — finds no
-// serious or critical violation. The dashboard is scanned with a trade in Recent Trades, so the trade tables' badges
+// reach — landing and its dialogs, the sign-in and reset pages, terms, privacy and the visitors' demo, the dashboard
+// with the broker setup steps, each tab and dialog (desktop and a 390 px phone), Manage Subscription with the
+// payment dialog, the broker callback, every admin page — finds no serious or critical violation. The dashboard is scanned with a trade in Recent Trades, so the trade tables' badges
 // and P&L colours are checked too. Own server: the first admin can be created only once per database.
 import type { Browser, Page } from '@playwright/test';
 import { expect as baseExpect, test } from './support/fixtures';
@@ -78,6 +78,19 @@ test('visitor pages: landing, login and sign-up dialogs, admin sign-in and setup
   await page.goto('/no-such-page');
   await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
   await expectNoSeriousA11yViolations(page, '404 page');
+
+  for (const [path, title] of [
+    ['/terms', 'Terms of Service'],
+    ['/privacy', 'Privacy Policy'],
+  ] as const) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+    await expectNoSeriousA11yViolations(page, path);
+  }
+
+  await page.goto('/test-dashboard');
+  await expect(page.getByLabel('NIFTY 50 price')).toBeVisible();
+  await expectNoSeriousA11yViolations(page, '/test-dashboard (demo)');
 });
 
 test('trader pages: the dashboard and its tabs (desktop and phone), subscription and payment, broker callback', async ({
@@ -92,6 +105,12 @@ test('trader pages: the dashboard and its tabs (desktop and phone), subscription
 
   await page.getByRole('button', { name: 'Trading Settings' }).click();
   await scanDialog(page, 'Trading Settings');
+
+  // The Broker Connection card's setup steps for a chosen broker (redirect URL with Copy, static IP).
+  await page.getByRole('combobox', { name: 'Broker' }).click();
+  await page.getByRole('option', { name: /Zerodha/ }).click();
+  await expect(page.getByLabel('Zerodha setup')).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'broker setup steps');
 
   await page.getByRole('tab', { name: 'Trades' }).click();
   await expect(page.getByRole('table', { name: 'Trading history' })).toBeVisible();

@@ -25,7 +25,10 @@ export interface BrokerCapabilities {
   readonly rateLimits: BrokerRateLimits;
   /** the largest quantity one order may carry (exchange freeze quantity); larger orders are split */
   readonly freezeQty?: number;
-  /** longest tag the broker stores; the engine's client order id (19 chars) and the algo tag must fit */
+  /**
+   * longest tag the broker stores: the adapter fits the algo tag and the client order id (16 characters in its
+   * alphanumeric form) into it, cutting the algo tag, never the id
+   */
   readonly tagMaxLength: number;
 }
 

@@ -279,6 +279,34 @@ describe('OrderRouter with paper brokers', () => {
     expect(await brokers.get('a1')?.getPositions()).toMatchObject([{ quantity: 65 }]);
   });
 
+  it('takes an account whose broker tag field is shorter than the algo tag (the adapter fits the tag)', async () => {
+    const time = new VirtualTime(START);
+    const quotes = new Quotes();
+    const router = makeRouter(time, new InMemoryOrderStore(), { quotes });
+    const paper = new PaperBroker({ quotes, scheduler: time.scheduler });
+    // A live adapter cuts the algo tag to its broker's field itself (server/src/brokers/orderTag.ts).
+    const placeOrder = (request: OrderRequest) =>
+      paper.placeOrder({ ...request, tag: request.tag.slice(0, 4) });
+    const broker: Broker = {
+      capabilities: { ...paper.capabilities, tagMaxLength: 4 },
+      orderUpdates$: paper.orderUpdates$,
+      placeOrder,
+      modifyOrder: (id, amendment) => paper.modifyOrder(id, amendment),
+      cancelOrder: (id) => paper.cancelOrder(id),
+      getOrder: (ref) => paper.getOrder(ref),
+      getPositions: () => paper.getPositions(),
+    };
+    expect(() => router.addAccount({ accountId: 'a1', broker })).not.toThrow();
+    router.start();
+    const [result] = await router.routeEntry({
+      signalId: 'S1',
+      accountIds: ['a1'],
+      symbol: SYMBOL,
+      quantity: 65,
+    });
+    expect(result?.status).toBe('placed');
+  });
+
   it('cancels and modifies a resting order through the broker', async () => {
     const { router } = paperSetup(['a1']);
     const [result] = await router.routeEntry({

@@ -184,12 +184,8 @@ export class OrderRouter {
 
   /** Registers an account; its broker's updates are followed while the router runs. */
   addAccount(connection: AccountConnection): void {
-    const { tagMaxLength } = connection.broker.capabilities;
-    if (this.options.tag.length > tagMaxLength) {
-      throw new RangeError(
-        `algo tag "${this.options.tag}" is longer than ${connection.broker.capabilities.name}'s ${tagMaxLength}`,
-      );
-    }
+    // No check of the algo tag's length here: each adapter fits the tag to its broker's field, cutting the algo tag
+    // and never the client order id (server/src/brokers/orderTag.ts), so a long ALGO_TAG never refuses an account.
     this.removeAccount(connection.accountId);
     const windows = accountRateWindows(
       connection.broker.capabilities.rateLimits,

@@ -7,6 +7,7 @@ import { toastSuccess } from '../../lib/toast';
 import { useSubmit } from '../../lib/useSubmit';
 import { useApiData } from '../dashboard/useApiData';
 import { brokerApi } from './brokerApi';
+import { useReloadOnBrokerChange } from './useBrokerConnection';
 
 /** The mode badge shown wherever trades or P&L are (dashboard header). */
 export function TradingModeBadge({ mode }: { mode: TradingModeDto['effectiveMode'] | undefined }) {
@@ -19,7 +20,9 @@ export function TradingModeBadge({ mode }: { mode: TradingModeDto['effectiveMode
 }
 
 export function TradingModeCard({ onChange }: { onChange?: (mode: TradingModeDto) => void }) {
-  const state = useApiData(brokerApi.tradingMode);
+  // Read again whenever the broker connection changes (a form login on this page, a session ended, an IP block):
+  // whether Live can be chosen depends on it.
+  const state = useReloadOnBrokerChange(useApiData(brokerApi.tradingMode));
   const [confirming, setConfirming] = useState(false);
   const [accepted, setAccepted] = useState(false);
   const { busy, run } = useSubmit({ title: 'Error', message: 'Could not change the trading mode' });

@@ -220,15 +220,15 @@ describe('Broker Connection form', () => {
   });
 
   it('logs in to a form-login broker through a dialog built from its fields, checking them first', async () => {
+    const connected = { ...CONNECTED_BROKER, brokerType: 'angelone' as const };
+    let loggedIn = false;
     const api = mockApi({
-      'GET /api/user/broker': { body: ANGEL_SAVED },
+      // The server's view: connected once the login went through (every view reads it again then).
+      'GET /api/user/broker': () => ({ body: loggedIn ? connected : ANGEL_SAVED }),
       'GET /api/brokers': { body: WITH_ANGEL },
-      'POST /api/user/broker/login': {
-        body: {
-          success: true,
-          message: 'Broker Connected',
-          broker: { ...CONNECTED_BROKER, brokerType: 'angelone' },
-        },
+      'POST /api/user/broker/login': () => {
+        loggedIn = true;
+        return { body: { success: true, message: 'Broker Connected', broker: connected } };
       },
       'GET /api/auth/me': { body: USER },
     });
@@ -248,7 +248,9 @@ describe('Broker Connection form', () => {
     expect(api.called('POST', '/api/user/broker/login')[0]?.body).toEqual({
       fields: { clientCode: 'A123456', mpin: '1234', totp: '123456' },
     });
-    await waitFor(() => expect(screen.getByLabelText('Broker session').textContent).toBe('Connected'));
+    await waitFor(() => expect(screen.getByLabelText('Broker session').textContent).toBe('Connected'), {
+      timeout: 5_000,
+    });
   });
 
   it('says IP not allowed with the IP to whitelist, and resumes orders when the trader says it is done', async () => {
@@ -264,7 +266,9 @@ describe('Broker Connection form', () => {
     expect(screen.getByRole('alert').textContent).toContain('203.0.113.77');
     expect(screen.queryByRole('button', { name: 'Connect' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'I have whitelisted the IP: resume orders' }));
-    await waitFor(() => expect(screen.getByLabelText('Broker session').textContent).toBe('Connected'));
+    await waitFor(() => expect(screen.getByLabelText('Broker session').textContent).toBe('Connected'), {
+      timeout: 5_000,
+    });
     expect(api.called('POST', '/api/user/broker/resume')).toHaveLength(1);
   });
 });

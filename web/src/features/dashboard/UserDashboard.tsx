@@ -12,6 +12,7 @@ import { brokerApi } from '../broker/brokerApi';
 import { PositionCheckNotice } from '../broker/PositionCheckNotice';
 import { ReconnectBanner } from '../broker/ReconnectBanner';
 import { TradingModeBadge, TradingModeCard } from '../broker/TradingModeCard';
+import { useReloadOnBrokerChange } from '../broker/useBrokerConnection';
 import { AlgoControlCard } from './AlgoControlCard';
 import { BrokerForm } from './BrokerForm';
 import { dashboardApi } from './dashboardApi';
@@ -47,7 +48,8 @@ export function UserDashboard() {
   const liveSubscription = useLiveStore((s) => s.subscription);
   const subscription = { data: liveSubscription ?? loadedSubscription.data };
   // The mode every trade and P&L on this page is in, shown in the header above all tabs.
-  const tradingMode = useApiData(brokerApi.tradingMode);
+  // The header's PAPER / LIVE follows the broker connection (a login, a session ended, an IP block) too.
+  const tradingMode = useReloadOnBrokerChange(useApiData(brokerApi.tradingMode));
 
   useLiveSession();
 
