@@ -132,25 +132,28 @@ function unreadable(): BrokerError {
 const REST_TIMEOUT_MS = 10_000;
 
 export class AngelHttp {
-  constructor(private readonly options: AngelHttpOptions) {}
+  /** The headers every SmartAPI call carries (Angel documents them as required), built once per session. */
+  private readonly fixedHeaders: Readonly<Record<string, string>>;
 
-  /** The headers every SmartAPI call carries (Angel documents them as required). */
-  headers(): Record<string, string> {
+  constructor(private readonly options: AngelHttpOptions) {
     // Angel identifies the caller's machine by these; it checks the static IP on the connection itself, so they
     // say what the operator declared (EGRESS_IP), or loopback when nothing was declared.
-    const ip = this.options.egressIp ?? '127.0.0.1';
-    const headers: Record<string, string> = {
+    const ip = options.egressIp ?? '127.0.0.1';
+    this.fixedHeaders = {
       'Content-Type': 'application/json',
       Accept: 'application/json',
       'X-UserType': 'USER',
       'X-SourceID': 'WEB',
       'X-ClientLocalIP': ip,
       'X-ClientPublicIP': ip,
-      'X-MACAddress': this.options.macAddress,
-      'X-PrivateKey': this.options.apiKey,
+      'X-MACAddress': options.macAddress,
+      'X-PrivateKey': options.apiKey,
+      ...(options.jwt === undefined ? {} : { Authorization: `Bearer ${options.jwt}` }),
     };
-    if (this.options.jwt !== undefined) headers.Authorization = `Bearer ${this.options.jwt}`;
-    return headers;
+  }
+
+  headers(): Readonly<Record<string, string>> {
+    return this.fixedHeaders;
   }
 
   /** Calls SmartAPI and returns the validated `data`; throws a `BrokerError` on any failure. */
