@@ -107,16 +107,18 @@ describe('loadConfig', () => {
 });
 
 describe('broker feeds', () => {
-  it('takes FEED=kite or upstox with the FEED_ACCOUNT whose session streams the market', () => {
+  it('takes a registered broker feed (kite, upstox, angelone) with the FEED_ACCOUNT whose session streams the market', () => {
     const config = loadConfig({ FEED: 'kite', FEED_ACCOUNT: 'Operator@Example.com' });
     expect(config).toMatchObject({ feed: 'kite', feedAccount: 'operator@example.com' });
     expect(loadConfig({ FEED: 'upstox', FEED_ACCOUNT: 'op@example.com' }).feed).toBe('upstox');
+    expect(loadConfig({ FEED: 'angelone', FEED_ACCOUNT: 'op@example.com' }).feed).toBe('angelone');
   });
 
   it('names FEED_ACCOUNT when a broker feed has none, and FEED for an unknown feed', () => {
     expect(() => loadConfig({ FEED: 'kite' })).toThrow(/FEED_ACCOUNT: FEED=kite needs/);
-    expect(() => loadConfig({ FEED: 'fyers', FEED_ACCOUNT: 'op@example.com' })).toThrow(
-      /FEED: must be sim, replay:<file>, kite or upstox/,
+    // The registered brokers' feeds, listed from the registry (more are added broker by broker).
+    expect(() => loadConfig({ FEED: 'nokia', FEED_ACCOUNT: 'op@example.com' })).toThrow(
+      /FEED: must be sim, replay:<file>, kite, upstox\b.* or \w+$/m,
     );
     expect(() => loadConfig({ FEED: 'kite', FEED_ACCOUNT: 'not-an-email' })).toThrow(/FEED_ACCOUNT/);
   });

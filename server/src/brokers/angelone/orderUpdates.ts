@@ -1,0 +1,196 @@
+// An account's order updates: Angel's order-status WebSocket (`/smart-order-update`), with the order book polled
+// while the socket is down (and once after each reconnect, for transitions missed meanwhile); each (order, status,
+// fill) passed once. The socket authenticates by headers (`Authorization: Bearer <jwt>`, `x-api-key`,
+// `x-client-code`, `x-feed-token`), answers our text `ping` with `pong`, sends `{"order-status":"AB00"}` once
+// connected and then one JSON message per order transition: `{"user-id", "status-code", "order-status": "AB01"…,
+// "error-message", "orderData": {…an order book row…}}`.
+import {
+  catchError,
+  defer,
+  distinctUntilChanged,
+  EMPTY,
+  exhaustMap,
+  filter,
+  from,
+  map,
+  merge,
+  mergeMap,
+  Observable,
+  of,
+  share,
+  switchMap,
+  takeWhile,
+  timer,
+  type SchedulerAction,
+  type SchedulerLike,
+  type Subscription,
+} from 'rxjs';
+import WebSocket from 'ws';
+import { isBrokerError, type BrokerOrderSnapshot } from '@optionpilot/engine';
+import { clientOrderIdOfTag } from '../orderTag';
+import { angelOrderRowSchema, toSnapshot, type AngelOrderRow } from './wire';
+
+export const ANGEL_ORDER_STATUS_PATH = '/smart-order-update';
+
+/** The production SmartStream host, and the host Angel serves the order-status socket on beside it. */
+const SMART_STREAM_HOST = 'smartapisocket.angelone.in';
+const ORDER_STATUS_HOST = 'tns.angelone.in';
+
+/**
+ * The order-status socket's URL. Angel serves it on its own host (`wss://tns.angelone.in`), the one Angel socket
+ * not on ANGELONE_WS_ROOT's: with the production root it goes there; any other root (a fake) serves both.
+ */
+export function orderStatusSocketUrl(wsRoot: string): string {
+  const url = new URL(wsRoot);
+  if (url.hostname === SMART_STREAM_HOST) url.hostname = ORDER_STATUS_HOST;
+  return `${url.origin.replace(/^http/, 'ws')}${ANGEL_ORDER_STATUS_PATH}`;
+}
+
+/** What the socket reports: connection changes and order rows. */
+export type OrderStatusEvent =
+  | { readonly type: 'up' }
+  | { readonly type: 'down' }
+  | { readonly type: 'order'; readonly row: AngelOrderRow };
+
+/** The order row of one text message; the connection acknowledgement (AB00), `pong` and anything else yield none. */
+export function orderRowOf(text: string): AngelOrderRow | undefined {
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof message !== 'object' || message === null) return undefined;
+  const { 'order-status': code, orderData } = message as { 'order-status'?: unknown; orderData?: unknown };
+  if (code === 'AB00') return undefined;
+  const parsed = angelOrderRowSchema.safeParse(orderData);
+  return parsed.success ? parsed.data : undefined;
+}
+
+export interface OrderStatusSocketOptions {
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** waits before the 1st, 2nd, … reconnect; the last repeats */
+  readonly backoffMs: readonly number[];
+  readonly scheduler: SchedulerLike;
+  /** how often `ping` is sent (Angel's clients send one every 10 s) */
+  readonly pingEveryMs?: number;
+  /** a socket silent this long (not even a `pong`) is dropped and replaced: it is half-open */
+  readonly silenceMs?: number;
+}
+
+/** A cold stream: subscribing connects (and keeps reconnecting) until unsubscribed. Emits `down` first. */
+export function orderStatusEvents$(options: OrderStatusSocketOptions): Observable<OrderStatusEvent> {
+  return new Observable<OrderStatusEvent>((subscriber) => {
+    let socket: WebSocket | undefined;
+    let closed = false;
+    let attempt = 0;
+    let retry: Subscription | undefined;
+    let pinger: Subscription | undefined;
+    let silence: Subscription | undefined;
+
+    const quietFor = (ws: WebSocket): void => {
+      silence?.unsubscribe();
+      silence = options.scheduler.schedule(() => ws.terminate(), options.silenceMs ?? 30_000);
+    };
+
+    const reconnectLater = (): void => {
+      pinger?.unsubscribe();
+      silence?.unsubscribe();
+      if (closed) return;
+      subscriber.next({ type: 'down' });
+      const delay = options.backoffMs[Math.min(attempt, options.backoffMs.length - 1)] ?? 1_000;
+      attempt += 1;
+      retry = options.scheduler.schedule(() => connect(), delay);
+    };
+
+    const connect = (): void => {
+      const ws = new WebSocket(options.url, { headers: { ...options.headers } });
+      socket = ws;
+      ws.on('open', () => {
+        attempt = 0;
+        quietFor(ws);
+        const every = options.pingEveryMs ?? 10_000;
+        pinger = options.scheduler.schedule(function ping(this: SchedulerAction<undefined>) {
+          if (ws.readyState === WebSocket.OPEN) ws.send('ping');
+          this.schedule(undefined, every);
+        }, every);
+        subscriber.next({ type: 'up' });
+      });
+      ws.on('message', (data: WebSocket.RawData, isBinary: boolean) => {
+        quietFor(ws);
+        if (isBinary) return;
+        const row = orderRowOf(data.toString());
+        if (row !== undefined) subscriber.next({ type: 'order', row });
+      });
+      // 'close' always follows 'error' (a refused handshake included); reconnecting there handles both.
+      ws.on('error', () => undefined);
+      ws.on('close', () => {
+        if (socket !== ws) return;
+        socket = undefined;
+        reconnectLater();
+      });
+    };
+
+    subscriber.next({ type: 'down' });
+    connect();
+    return () => {
+      closed = true;
+      retry?.unsubscribe();
+      pinger?.unsubscribe();
+      silence?.unsubscribe();
+      const open = socket;
+      socket = undefined;
+      open?.terminate();
+    };
+  });
+}
+
+export interface AngelOrderUpdatesOptions {
+  readonly events$: Observable<OrderStatusEvent>;
+  /** the day's order book (`getOrderBook`) */
+  readonly orderBook: () => Promise<AngelOrderRow[]>;
+  readonly now: () => number;
+  readonly scheduler: SchedulerLike;
+  /** order-book polling interval while the socket is down; default 3 s (Angel allows the order book 1/s) */
+  readonly pollIntervalMs?: number;
+}
+
+/** Hot while subscribed: the first subscriber connects, the last one to leave disconnects. */
+export function createAngelOrderUpdates$(options: AngelOrderUpdatesOptions): Observable<BrokerOrderSnapshot> {
+  return defer(() => {
+    const events$ = options.events$.pipe(share());
+    const streamed$ = events$.pipe(mergeMap((event) => (event.type === 'order' ? of(event.row) : EMPTY)));
+    const pollMs = options.pollIntervalMs ?? 3_000;
+    const polled$ = events$.pipe(
+      filter((event) => event.type !== 'order'),
+      map((event) => event.type),
+      distinctUntilChanged(),
+      // Down: poll until it is back. Up: poll once, for what changed while it was down.
+      switchMap((state) => (state === 'down' ? timer(0, pollMs, options.scheduler) : of(0))),
+      exhaustMap(() =>
+        from(options.orderBook()).pipe(
+          // An ended session stays ended (a new login brings a new adapter): stop polling rather than knock all
+          // night. Other failures are retried at the next interval.
+          catchError((error: unknown) =>
+            isBrokerError(error) && error.kind === 'auth_expired' ? of(null) : EMPTY,
+          ),
+        ),
+      ),
+      takeWhile((rows): rows is AngelOrderRow[] => rows !== null),
+      // The day's book holds the trader's own orders too: only OptionPilot's (tagged) are passed on.
+      mergeMap((rows) => rows.filter((row) => clientOrderIdOfTag(row.ordertag) !== undefined)),
+    );
+    // The same transition can arrive from both paths: pass each (order, status, fill) once.
+    const seen = new Map<string, string>();
+    return merge(streamed$, polled$).pipe(
+      map((row) => toSnapshot(row, options.now())),
+      filter((snapshot) => {
+        const key = `${snapshot.status}/${snapshot.filledQty}`;
+        if (seen.get(snapshot.brokerOrderId) === key) return false;
+        seen.set(snapshot.brokerOrderId, key);
+        return true;
+      }),
+    );
+  }).pipe(share());
+}

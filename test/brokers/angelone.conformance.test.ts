@@ -1,0 +1,65 @@
+// Angel One (SmartAPI) against the Angel fake: the conformance suite, with the account logged in through the daily
+// form login and order updates delivered over the fake's order-status WebSocket (the order book is polled only
+// while that socket is down).
+import { startAngelFake, type AngelFake } from '../fakes/angelone/server';
+import { ANGEL_ACCOUNT, angelFormLogin, angeloneModuleAt } from './angeloneHarness';
+import {
+  brokerConformance,
+  CONFORMANCE_REQUEST_TIMEOUT_MS,
+  type ConformanceFake,
+  type ConformanceSubject,
+  type FakeOrderView,
+} from './conformance';
+
+function control(fake: AngelFake): ConformanceFake {
+  return {
+    inject: (fault, times) => fake.inject(fault, times),
+    fill: (id, price, quantity) => fake.fill(id, price, quantity),
+    orders: (): FakeOrderView[] =>
+      fake.book.all().map((o) => ({
+        brokerOrderId: o.orderid,
+        tag: o.ordertag,
+        side: o.transactiontype,
+        type: o.ordertype,
+        quantity: o.quantity,
+        price: o.price,
+        triggerPrice: o.triggerprice,
+        // Angel takes only limit and stop-limit orders from APIs: an order it holds went out with a limit price.
+        protected: (o.ordertype === 'LIMIT' || o.ordertype === 'STOPLOSS_LIMIT') && o.price > 0,
+      })),
+    orderRequestTimes: () => fake.orderRequestTimes,
+    placeRequests: () => fake.placeRequests,
+  };
+}
+
+brokerConformance({
+  name: 'angelone',
+  symbol: 'NIFTY01DEC2624000CE',
+  lotSize: 65,
+  ltp: 120,
+  async setup(): Promise<ConformanceSubject> {
+    const fake = await startAngelFake({
+      accounts: [ANGEL_ACCOUNT],
+      timeoutDelayMs: 2 * CONFORMANCE_REQUEST_TIMEOUT_MS,
+    });
+    const module = angeloneModuleAt(fake);
+    const { credentials, session } = await angelFormLogin(module);
+    const broker = module.createBroker({ credentials, session });
+    // As the runtime does at start: the scrip master is loaded and the order-status socket is up before the first
+    // order, so no fault injected by a case is spent on those start-up calls.
+    await broker.getPositions();
+    const warm = broker.orderUpdates$.subscribe();
+    await new Promise<void>((resolve) => {
+      const check = () => (fake.sockets.orderConnections() > 0 ? resolve() : setTimeout(check, 10));
+      check();
+    });
+    return {
+      broker,
+      fake: control(fake),
+      async close() {
+        warm.unsubscribe();
+        await fake.close();
+      },
+    };
+  },
+});
