@@ -4,6 +4,7 @@
 // canonical broker type is listed as "coming soon" and cannot be connected. Adding a broker is its folder and one
 // line here.
 import { BROKER_LABELS, BROKER_TYPES, type BrokerOfferDto } from '../contract';
+import { fyersBroker } from './fyers';
 import { brokerPostbackUrl, brokerRedirectUrl } from './urls';
 import { upstoxBroker } from './upstox';
 import { zerodhaBroker } from './zerodha';
@@ -23,7 +24,7 @@ export interface BrokerModuleFactory {
 }
 
 /** The shipped brokers; a new broker is one more line. */
-export const BROKER_DEFINITIONS: readonly BrokerDefinition[] = [zerodhaBroker, upstoxBroker];
+export const BROKER_DEFINITIONS: readonly BrokerDefinition[] = [zerodhaBroker, upstoxBroker, fyersBroker];
 
 /** `FEED` values of the registered brokers' market feeds → their broker. */
 export function brokerFeeds(
