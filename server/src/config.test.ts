@@ -103,12 +103,13 @@ describe('broker feeds', () => {
     const config = loadConfig({ FEED: 'kite', FEED_ACCOUNT: 'Operator@Example.com' });
     expect(config).toMatchObject({ feed: 'kite', feedAccount: 'operator@example.com' });
     expect(loadConfig({ FEED: 'upstox', FEED_ACCOUNT: 'op@example.com' }).feed).toBe('upstox');
+    expect(loadConfig({ FEED: 'fyers', FEED_ACCOUNT: 'op@example.com' }).feed).toBe('fyers');
   });
 
   it('names FEED_ACCOUNT when a broker feed has none, and FEED for an unknown feed', () => {
     expect(() => loadConfig({ FEED: 'kite' })).toThrow(/FEED_ACCOUNT: FEED=kite needs/);
-    expect(() => loadConfig({ FEED: 'fyers', FEED_ACCOUNT: 'op@example.com' })).toThrow(
-      /FEED: must be sim, replay:<file>, kite or upstox/,
+    expect(() => loadConfig({ FEED: 'nokia', FEED_ACCOUNT: 'op@example.com' })).toThrow(
+      /FEED: must be sim, replay:<file>, kite, upstox\b.* or /,
     );
     expect(() => loadConfig({ FEED: 'kite', FEED_ACCOUNT: 'not-an-email' })).toThrow(/FEED_ACCOUNT/);
   });

@@ -61,7 +61,9 @@ export function fyersOrderUpdates$(options: FyersOrderUpdatesOptions): Observabl
     );
     // The same transition can arrive from both paths: pass each (order, status, fill) once.
     const seen = new Map<string, string>();
-    return merge(pushed$, polled$).pipe(
+    // The polling side subscribes first: the socket reports `down` as soon as it is subscribed, and that first
+    // state must reach it.
+    return merge(polled$, pushed$).pipe(
       map((row) => toSnapshot(row, options.now())),
       filter((snapshot) => {
         const key = `${snapshot.status}/${snapshot.filledQty}`;
