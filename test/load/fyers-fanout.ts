@@ -84,16 +84,17 @@ export async function fyersFanoutOnce(accounts: number, ordersPerAccount = 1): P
       router.addAccount({ accountId: app.fyId, broker });
       ids.push(app.fyId);
     });
-    // Following the accounts opens each one's order socket, where its fills will be pushed.
+    // Following the accounts opens each one's order socket, where its fills will be pushed: in production they
+    // are open from the start of the session.
     router.start();
-    // Before the signal, as when it armed in production: every account's broker is prepared (its keep-alive
-    // connection opened, the symbol master loaded) and its order socket is up, so the figure is the fan-out itself.
-    await Promise.all(ids.map((id) => router.prepare(id)));
     const socketsBy = Date.now() + 60_000;
     while ((await fake.stats()).orderSockets < accounts) {
       if (Date.now() > socketsBy) throw new Error('the order sockets did not all open');
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+    // Then, as when the signal armed in production: every account's broker is prepared (its keep-alive connection
+    // opened, the symbol master loaded), so the figure is the fan-out itself, not handshakes.
+    await Promise.all(ids.map((id) => router.prepare(id)));
     const t0 = Date.now();
     const started = performance.now();
     const cpuStart = process.cpuUsage();
