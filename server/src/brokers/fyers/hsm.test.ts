@@ -86,7 +86,9 @@ function connection(status: string, ackEvery?: number, map?: unknown): Buffer {
 
 describe('HSM requests', () => {
   it('match the official client byte for byte', () => {
-    expect(encodeAuth('abcdef0123456789hsmkey').toString('hex')).toBe(OFFICIAL.auth);
+    expect(encodeAuth('abcdef0123456789hsmkey', 'JS_API').toString('hex')).toBe(OFFICIAL.auth);
+    // Our own name as the source, in the same frame.
+    expect(encodeAuth('abcdef0123456789hsmkey').subarray(-11).toString('latin1')).toBe('OptionPilot');
     expect(encodeSubscribe([NIFTY_INDEX_TOPIC]).toString('hex')).toBe(OFFICIAL.subscribeIndex);
     expect(encodeSubscribe(['sf|nse_fo|43210']).toString('hex')).toBe(OFFICIAL.subscribeOption);
     expect(encodeChannelResume().toString('hex')).toBe(OFFICIAL.resume);

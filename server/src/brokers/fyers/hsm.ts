@@ -26,8 +26,11 @@ export const HSM_NO_VALUE = -0x80000000;
 /** The channel the official client uses for its subscriptions. */
 export const HSM_CHANNEL = 11;
 
-/** What the official JS client names itself as; the only source value known to be accepted. */
-export const HSM_SOURCE = 'JS_API';
+/**
+ * The source named at authentication. The official JS client sends `JS_API`; other clients name themselves (OpenAlgo
+ * sends its own name against the real socket), so we send ours.
+ */
+export const HSM_SOURCE = 'OptionPilot';
 
 /** The socket's keep-alive request: length 1, type 11. */
 export const HSM_PING = Buffer.from([0, 1, HSM_TYPE.PING]);

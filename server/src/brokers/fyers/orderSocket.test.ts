@@ -1,5 +1,7 @@
+import { asyncScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { orderRowsOfFrame } from './orderSocket';
+import { WebSocketServer } from 'ws';
+import { fyersOrderSocket$, orderRowsOfFrame } from './orderSocket';
 import { toSnapshot } from './wire';
 
 const order = (status: number, filled: number) =>
@@ -51,5 +53,42 @@ describe('orderRowsOfFrame', () => {
     expect(orderRowsOfFrame('{"trades":{"id":"1"}}')).toEqual([]);
     expect(orderRowsOfFrame('{"orders":{"id":1}}')).toEqual([]);
     expect(orderRowsOfFrame('{not json')).toEqual([]);
+  });
+});
+
+describe('fyersOrderSocket$', () => {
+  it('subscribes with the Authorization header, and drops a silent socket for a new one', async () => {
+    const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+    const seen: { authorization?: string; messages: string[] }[] = [];
+    // A server that takes the subscription and then never says anything again: not even "pong".
+    server.on('connection', (ws, req) => {
+      const entry = { authorization: req.headers.authorization, messages: [] as string[] };
+      seen.push(entry);
+      ws.on('message', (data) => entry.messages.push(String(data)));
+    });
+    const port = (server.address() as { port: number }).port;
+    const events: string[] = [];
+    const subscription = fyersOrderSocket$({
+      wsRoot: `ws://127.0.0.1:${port}`,
+      authorization: 'APP-100:tok',
+      backoffMs: [10],
+      scheduler: asyncScheduler,
+      pingMs: 20,
+      silenceMs: 50,
+    }).subscribe((event) => events.push(event.type));
+    try {
+      await new Promise<void>((resolve) => {
+        const check = () => (seen.length >= 2 ? resolve() : setTimeout(check, 10));
+        check();
+      });
+      expect(seen[0]?.authorization).toBe('APP-100:tok');
+      expect(JSON.parse(seen[0]?.messages[0] ?? '{}')).toEqual({ T: 'SUB_ORD', SLIST: ['orders'], SUB_T: 1 });
+      expect(seen[0]?.messages).toContain('ping');
+      expect(events.slice(0, 4)).toEqual(['down', 'up', 'down', 'up']);
+    } finally {
+      subscription.unsubscribe();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

@@ -23,9 +23,9 @@ export interface OrderSocketOptions {
   /** waits before the 1st, 2nd, … reconnect; the last repeats */
   readonly backoffMs: readonly number[];
   readonly scheduler: SchedulerLike;
-  /** how often "ping" is sent; default 5 s */
+  /** how often "ping" is sent; default 10 s */
   readonly pingMs?: number;
-  /** a socket with nothing received for this long is dropped; default 20 s */
+  /** a socket with nothing received (not even a pong) for this long is dropped at the next ping; default 30 s */
   readonly silenceMs?: number;
 }
 
@@ -51,16 +51,9 @@ export function fyersOrderSocket$(options: OrderSocketOptions): Observable<Order
     let attempt = 0;
     let retry: Subscription | undefined;
     let ping: Subscription | undefined;
-    let silence: Subscription | undefined;
-
-    const watch = (ws: WebSocket): void => {
-      silence?.unsubscribe();
-      silence = options.scheduler.schedule(() => ws.terminate(), options.silenceMs ?? 20_000);
-    };
 
     const reconnectLater = (): void => {
       ping?.unsubscribe();
-      silence?.unsubscribe();
       if (closed) return;
       subscriber.next({ type: 'down' });
       const { backoffMs } = options;
@@ -75,18 +68,27 @@ export function fyersOrderSocket$(options: OrderSocketOptions): Observable<Order
         headers: { Authorization: options.authorization },
       });
       socket = ws;
+      // When anything was last heard: checked at each ping rather than a timer re-armed on every message, as a
+      // thousand accounts' sockets each carry their own.
+      let lastHeard = options.scheduler.now();
+      const pingMs = options.pingMs ?? 10_000;
+      const silenceMs = options.silenceMs ?? 30_000;
       ws.on('open', () => {
         attempt = 0;
-        watch(ws);
+        lastHeard = options.scheduler.now();
         ws.send(JSON.stringify({ T: 'SUB_ORD', SLIST: ['orders'], SUB_T: 1 }));
         ping = options.scheduler.schedule(function keepAlive() {
+          if (options.scheduler.now() - lastHeard > silenceMs) {
+            ws.terminate();
+            return;
+          }
           if (ws.readyState === WebSocket.OPEN) ws.send('ping');
-          this.schedule(undefined, options.pingMs ?? 5_000);
-        }, options.pingMs ?? 5_000);
+          this.schedule(undefined, pingMs);
+        }, pingMs);
         subscriber.next({ type: 'up' });
       });
       ws.on('message', (data: WebSocket.RawData) => {
-        watch(ws);
+        lastHeard = options.scheduler.now();
         for (const row of orderRowsOfFrame(data.toString())) subscriber.next({ type: 'order', row });
       });
       // 'close' always follows 'error' (a refused upgrade, an expired token): reconnecting there handles both.
@@ -104,7 +106,6 @@ export function fyersOrderSocket$(options: OrderSocketOptions): Observable<Order
       closed = true;
       retry?.unsubscribe();
       ping?.unsubscribe();
-      silence?.unsubscribe();
       const open = socket;
       socket = undefined;
       open?.close(1000);
