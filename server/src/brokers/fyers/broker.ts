@@ -14,6 +14,7 @@ import {
   type OrderRequest,
 } from '@optionpilot/engine';
 import { algoOrderTag, clientOrderIdOfTag } from '../orderTag';
+import type { BrokerInstrument } from '../types';
 import { FYERS_ORDER_NOT_FOUND_CODES, type FyersHttp } from './http';
 import type { FyersInstrumentBook } from './instruments';
 import { fyersOrderSocket$ } from './orderSocket';
@@ -87,7 +88,7 @@ export class FyersBroker implements Broker {
       // Unprotected market orders are not sent from an algo; the router converts them before they get here.
       throw new BrokerError('rejected', 'UNPROTECTED', `unprotected ${request.type} order`, 'fyers');
     }
-    let instrument;
+    let instrument: BrokerInstrument | undefined;
     try {
       instrument = await this.options.instruments.instrumentOf(request.symbol);
     } catch {

@@ -143,7 +143,7 @@ export class FyersHttp {
     let answer: HttpAnswer;
     try {
       answer = await sendHttp({
-        method: request.method as 'GET',
+        method: request.method,
         url: `${this.options.apiRoot}${request.path}`,
         headers,
         body,

@@ -64,9 +64,7 @@ export function fyersModule(context: BrokerModuleContext, options: FyersModuleOp
         ...(options.pollIntervalMs === undefined ? {} : { pollIntervalMs: options.pollIntervalMs }),
       }),
     profile: ({ credentials, session }) =>
-      fyersProfile(
-        new FyersHttp({ apiRoot, appId: credentials.apiKey, accessToken: session.accessToken }),
-      ).then((p) => ({ accountId: p.accountId, name: p.name })),
+      fyersProfile(new FyersHttp({ apiRoot, appId: credentials.apiKey, accessToken: session.accessToken })),
     fetchInstruments,
     createFeed: ({ credentials, session, instrumentOf }) =>
       new FyersDataFeed({
