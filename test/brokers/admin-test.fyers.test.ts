@@ -4,6 +4,7 @@
 // token in any answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox, loadOrCreateKey } from '../../server/src/crypto';
+import { testDialects } from '../../server/src/db/testing';
 import { saveBrokerCredentials, updateBrokerAccount } from '../../server/src/db';
 import { registerTrader, signInFirstAdmin, type Caller } from '../../server/src/testing/admin';
 import { assertNoSecrets, startTestServer, type TestServer } from '../../server/src/testing/server';
@@ -17,7 +18,7 @@ const APP: FyersFakeApp = {
   redirectUrl: 'http://127.0.0.1:9/broker/fyers/callback',
 };
 
-describe('admin Test connection for Fyers', () => {
+describe.each(testDialects())('admin Test connection for Fyers (%s)', (dialect) => {
   let fake: FyersFake;
   let t: TestServer;
   let admin: Caller;
@@ -27,6 +28,7 @@ describe('admin Test connection for Fyers', () => {
   beforeAll(async () => {
     fake = await startFyersFake({ apps: [APP] });
     t = await startTestServer({
+      dialect,
       env: {
         FYERS_API_ROOT: fake.url,
         FYERS_LOGIN_URL: `${fake.url}/api/v3/generate-authcode`,
