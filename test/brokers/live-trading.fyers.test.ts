@@ -142,6 +142,16 @@ describe('live trading through the Fyers adapter', () => {
       Math.floor(trailed!.stop_loss_paise / 5) * 5,
     );
     expect(fake.book.get(stopId)!.order.status).toBe(6);
+    // The modify repeats the whole order, as Fyers takes it: type SL-L, quantity and both prices.
+    const trailedStop = fake.book.get(stopId)!.order;
+    expect(fake.modifyBodies.at(-1)).toEqual({
+      id: stopId,
+      type: SL_L,
+      qty: trailedStop.qty,
+      limitPrice: trailedStop.limitPrice,
+      stopPrice: trailedStop.stopPrice,
+    });
+    expect(trailedStop.limitPrice).toBeLessThan(trailedStop.stopPrice);
   });
 
   it('an exit decided by OptionPilot takes the resting stop off first, then sells once', async () => {

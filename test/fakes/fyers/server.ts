@@ -53,6 +53,8 @@ export class FyersFake {
   /** epoch ms of every place / modify / cancel request, by Fyers id */
   readonly orderRequestsByUser = new Map<string, number[]>();
   placeRequests = 0;
+  /** the body of every modify request, in order */
+  readonly modifyBodies: Record<string, unknown>[] = [];
   /** epoch ms the last fill was made (its socket message follows) */
   lastFillAt = 0;
   readonly autoFillPrice: number | undefined;
@@ -287,6 +289,10 @@ export class FyersFake {
       sendJson(res, 200, { s: 'ok', code: 1103, message: 'Successfully cancelled order', id: next.id });
       this.changed(fyId, next);
       return;
+    }
+    this.modifyBodies.push(body);
+    if (body.type !== undefined && ![1, 2, 3, 4].includes(Number(body.type))) {
+      return sendError(res, 400, -101, 'Please provide a valid order type');
     }
     const qty = typeof body.qty === 'number' ? body.qty : order.qty;
     const next = this.book.update(order.id, {

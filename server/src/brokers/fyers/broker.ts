@@ -63,9 +63,19 @@ export interface FyersBrokerOptions {
 
 const PRODUCT = { MIS: 'INTRADAY', NRML: 'MARGIN' } as const;
 
+/** The fields of an open order a modify repeats. */
+interface WorkingOrder {
+  readonly type: number;
+  readonly qty: number;
+  readonly limitPrice: number;
+  readonly stopPrice: number;
+}
+
 export class FyersBroker implements Broker {
   readonly capabilities = FYERS_CAPABILITIES;
   readonly orderUpdates$: Observable<BrokerOrderSnapshot>;
+  /** what a modify must repeat, for the orders this adapter placed */
+  private readonly working = new Map<string, WorkingOrder>();
 
   constructor(private readonly options: FyersBrokerOptions) {
     const scheduler = options.scheduler ?? asyncScheduler;
@@ -127,22 +137,38 @@ export class FyersBroker implements Broker {
         orderTag: algoOrderTag(this.options.algoTag ?? '', request.clientOrderId, FYERS_TAG_MAX_LENGTH),
       },
     });
+    this.working.set(body.id, {
+      type: FYERS_ORDER_TYPE[request.type],
+      qty: request.quantity,
+      limitPrice: request.price ?? 0,
+      stopPrice: request.type === 'SL' ? (request.triggerPrice ?? 0) : 0,
+    });
     return { brokerOrderId: body.id };
   }
 
   async modifyOrder(brokerOrderId: string, amendment: BrokerAmendment): Promise<void> {
+    // Fyers' modify takes the order's type, quantity and both prices (as the official samples and OpenAlgo send
+    // them), not a difference: what this adapter placed is remembered, an order of an earlier process is read.
+    let current = this.working.get(brokerOrderId);
+    if (current === undefined) {
+      const row = await this.orderRow(brokerOrderId);
+      if (row === undefined) throw new BrokerError('rejected', '-209', 'unknown order', 'fyers');
+      current = { type: row.type, qty: row.qty, limitPrice: row.limitPrice, stopPrice: row.stopPrice };
+    }
+    const next: WorkingOrder = {
+      type: current.type,
+      qty: amendment.quantity ?? current.qty,
+      limitPrice: amendment.price ?? current.limitPrice,
+      stopPrice: amendment.triggerPrice ?? current.stopPrice,
+    };
     await this.options.http.request({
       method: 'PATCH',
       path: '/api/v3/orders/sync',
       orderWrite: true,
       schema: fyersOrderIdSchema,
-      json: {
-        id: brokerOrderId,
-        ...(amendment.quantity === undefined ? {} : { qty: amendment.quantity }),
-        ...(amendment.price === undefined ? {} : { limitPrice: amendment.price }),
-        ...(amendment.triggerPrice === undefined ? {} : { stopPrice: amendment.triggerPrice }),
-      },
+      json: { id: brokerOrderId, ...next },
     });
+    this.working.set(brokerOrderId, next);
   }
 
   async cancelOrder(brokerOrderId: string): Promise<void> {
@@ -161,17 +187,7 @@ export class FyersBroker implements Broker {
       // An id lost to a timeout: find the order by the client order id its tag carries.
       row = (await this.orderBook()).find((o) => clientOrderIdOfTag(o.orderTag) === ref.clientOrderId);
     } else {
-      try {
-        const body = await this.options.http.request({
-          method: 'GET',
-          path: `/api/v3/orders?id=${encodeURIComponent(ref.brokerOrderId)}`,
-          schema: fyersOrderBookSchema,
-        });
-        row = body.orderBook.find((o) => o.id === ref.brokerOrderId);
-      } catch (error) {
-        if (isBrokerError(error) && FYERS_ORDER_NOT_FOUND_CODES.has(error.code)) return undefined;
-        throw error;
-      }
+      row = await this.orderRow(ref.brokerOrderId);
     }
     if (row === undefined) return undefined;
     return toSnapshot(await this.withAverage(row), this.options.now());
@@ -201,6 +217,21 @@ export class FyersBroker implements Broker {
         avgPrice: p.netQty >= 0 ? p.buyAvg || p.netAvg : p.sellAvg || p.netAvg,
         realisedPnl: p.realized_profit,
       }));
+  }
+
+  /** One order's row (`GET /api/v3/orders?id=`), or undefined when Fyers has no such order. */
+  private async orderRow(brokerOrderId: string): Promise<FyersOrderRow | undefined> {
+    try {
+      const body = await this.options.http.request({
+        method: 'GET',
+        path: `/api/v3/orders?id=${encodeURIComponent(brokerOrderId)}`,
+        schema: fyersOrderBookSchema,
+      });
+      return body.orderBook.find((o) => o.id === brokerOrderId);
+    } catch (error) {
+      if (isBrokerError(error) && FYERS_ORDER_NOT_FOUND_CODES.has(error.code)) return undefined;
+      throw error;
+    }
   }
 
   private async orderBook(): Promise<FyersOrderRow[]> {
