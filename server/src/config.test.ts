@@ -112,6 +112,7 @@ describe('broker feeds', () => {
     expect(config).toMatchObject({ feed: 'kite', feedAccount: 'operator@example.com' });
     expect(loadConfig({ FEED: 'upstox', FEED_ACCOUNT: 'op@example.com' }).feed).toBe('upstox');
     expect(loadConfig({ FEED: 'angelone', FEED_ACCOUNT: 'op@example.com' }).feed).toBe('angelone');
+    expect(loadConfig({ FEED: 'fyers', FEED_ACCOUNT: 'op@example.com' }).feed).toBe('fyers');
   });
 
   it('names FEED_ACCOUNT when a broker feed has none, and FEED for an unknown feed', () => {

@@ -21,7 +21,7 @@ const AGENT_OPTIONS = { keepAlive: true, maxFreeSockets: 2_048, timeout: 15_000 
 const agents = { 'http:': new HttpAgent(AGENT_OPTIONS), 'https:': new HttpsAgent(AGENT_OPTIONS) };
 
 export interface HttpCall {
-  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   readonly url: string;
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string;

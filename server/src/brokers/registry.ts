@@ -5,6 +5,7 @@
 // line here.
 import { BROKER_LABELS, BROKER_TYPES, type BrokerOfferDto } from '../contract';
 import { angeloneBroker } from './angelone';
+import { fyersBroker } from './fyers';
 import { brokerPostbackUrl, brokerRedirectUrl } from './urls';
 import { upstoxBroker } from './upstox';
 import { zerodhaBroker } from './zerodha';
@@ -24,7 +25,12 @@ export interface BrokerModuleFactory {
 }
 
 /** The shipped brokers; a new broker is one more line. */
-export const BROKER_DEFINITIONS: readonly BrokerDefinition[] = [zerodhaBroker, upstoxBroker, angeloneBroker];
+export const BROKER_DEFINITIONS: readonly BrokerDefinition[] = [
+  zerodhaBroker,
+  upstoxBroker,
+  fyersBroker,
+  angeloneBroker,
+];
 
 /** `FEED` values of the registered brokers' market feeds → their broker. */
 export function brokerFeeds(
