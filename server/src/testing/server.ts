@@ -5,6 +5,8 @@ import { Writable } from 'node:stream';
 import { startServer, type RunningServer, type StartOverrides } from '../app';
 import { createManualClock, type ManualClock } from '../clock';
 import { loadConfig, type Config } from '../config';
+import { brokerEnvNames } from '../brokers/env';
+import { BROKER_DEFINITIONS } from '../brokers/registry';
 import { createLogger } from '../logger';
 import type { Dialect } from '../db';
 import { openTestDatabase } from '../db/testing';
@@ -36,6 +38,17 @@ export interface TestResponse {
   json: Record<string, unknown>;
 }
 
+/**
+ * Every registered broker's endpoints on a closed loopback port unless a test names its fake: a test server never
+ * calls a broker's real hosts (an admin's connection test, a session check), whatever broker is added next.
+ */
+const CLOSED_BROKER_ENDPOINTS: Readonly<Record<string, string>> = Object.fromEntries(
+  brokerEnvNames(BROKER_DEFINITIONS).map((name) => [
+    name,
+    name.endsWith('_LOGIN_URL') ? 'http://127.0.0.1:9/login' : 'http://127.0.0.1:9',
+  ]),
+);
+
 /** Starts a server for tests; `env` adds environment variables on top of test defaults. */
 export async function startTestServer(
   options: {
@@ -52,6 +65,7 @@ export async function startTestServer(
     DATA_DIR: database.dataDir,
     WEB_DIST_DIR: `${database.dataDir}/no-web-build`,
     LOG_LEVEL: 'info',
+    ...CLOSED_BROKER_ENDPOINTS,
     ...options.env,
   });
   const logs: string[] = [];

@@ -31,9 +31,9 @@ describe('admin authorization matrix', () => {
   let trader: Caller;
   let routes: RouteEntry[];
   beforeAll(async () => {
-    // The admin's broker tests (test-fyers) reach the broker's API root: a closed loopback port here, never the
-    // internet.
-    t = await startTestServer({ env: { FYERS_API_ROOT: 'http://127.0.0.1:9' } });
+    // The admin's broker tests (test-fyers) reach the broker's API root: the test server puts every broker on a
+    // closed loopback port, never the internet.
+    t = await startTestServer();
     admin = await signInFirstAdmin(t);
     trader = await registerTrader(t, 'matrix');
     routes = routeTable(t);
