@@ -4,30 +4,10 @@
 // `x-client-code`, `x-feed-token`), answers our text `ping` with `pong`, sends `{"order-status":"AB00"}` once
 // connected and then one JSON message per order transition: `{"user-id", "status-code", "order-status": "AB01"…,
 // "error-message", "orderData": {…an order book row…}}`.
-import {
-  catchError,
-  defer,
-  distinctUntilChanged,
-  EMPTY,
-  exhaustMap,
-  filter,
-  from,
-  map,
-  merge,
-  mergeMap,
-  Observable,
-  of,
-  share,
-  switchMap,
-  takeWhile,
-  timer,
-  type SchedulerAction,
-  type SchedulerLike,
-  type Subscription,
-} from 'rxjs';
+import { Observable, type SchedulerAction, type SchedulerLike, type Subscription } from 'rxjs';
 import WebSocket from 'ws';
-import { isBrokerError, type BrokerOrderSnapshot } from '@optionpilot/engine';
-import { clientOrderIdOfTag } from '../orderTag';
+import type { BrokerOrderSnapshot } from '@optionpilot/engine';
+import { pushedOrderUpdates$, type OrderStreamEvent } from '../orderUpdates';
 import { angelOrderRowSchema, toSnapshot, type AngelOrderRow } from './wire';
 
 export const ANGEL_ORDER_STATUS_PATH = '/smart-order-update';
@@ -47,10 +27,7 @@ export function orderStatusSocketUrl(wsRoot: string): string {
 }
 
 /** What the socket reports: connection changes and order rows. */
-export type OrderStatusEvent =
-  | { readonly type: 'up' }
-  | { readonly type: 'down' }
-  | { readonly type: 'order'; readonly row: AngelOrderRow };
+export type OrderStatusEvent = OrderStreamEvent<AngelOrderRow>;
 
 /** The order row of one text message; the connection acknowledgement (AB00), `pong` and anything else yield none. */
 export function orderRowOf(text: string): AngelOrderRow | undefined {
@@ -158,39 +135,13 @@ export interface AngelOrderUpdatesOptions {
 
 /** Hot while subscribed: the first subscriber connects, the last one to leave disconnects. */
 export function createAngelOrderUpdates$(options: AngelOrderUpdatesOptions): Observable<BrokerOrderSnapshot> {
-  return defer(() => {
-    const events$ = options.events$.pipe(share());
-    const streamed$ = events$.pipe(mergeMap((event) => (event.type === 'order' ? of(event.row) : EMPTY)));
-    const pollMs = options.pollIntervalMs ?? 3_000;
-    const polled$ = events$.pipe(
-      filter((event) => event.type !== 'order'),
-      map((event) => event.type),
-      distinctUntilChanged(),
-      // Down: poll until it is back. Up: poll once, for what changed while it was down.
-      switchMap((state) => (state === 'down' ? timer(0, pollMs, options.scheduler) : of(0))),
-      exhaustMap(() =>
-        from(options.orderBook()).pipe(
-          // An ended session stays ended (a new login brings a new adapter): stop polling rather than knock all
-          // night. Other failures are retried at the next interval.
-          catchError((error: unknown) =>
-            isBrokerError(error) && error.kind === 'auth_expired' ? of(null) : EMPTY,
-          ),
-        ),
-      ),
-      takeWhile((rows): rows is AngelOrderRow[] => rows !== null),
-      // The day's book holds the trader's own orders too: only OptionPilot's (tagged) are passed on.
-      mergeMap((rows) => rows.filter((row) => clientOrderIdOfTag(row.ordertag) !== undefined)),
-    );
-    // The same transition can arrive from both paths: pass each (order, status, fill) once.
-    const seen = new Map<string, string>();
-    return merge(streamed$, polled$).pipe(
-      map((row) => toSnapshot(row, options.now())),
-      filter((snapshot) => {
-        const key = `${snapshot.status}/${snapshot.filledQty}`;
-        if (seen.get(snapshot.brokerOrderId) === key) return false;
-        seen.set(snapshot.brokerOrderId, key);
-        return true;
-      }),
-    );
-  }).pipe(share());
+  return pushedOrderUpdates$<AngelOrderRow>({
+    events$: options.events$,
+    orderBook: options.orderBook,
+    tagOf: (row) => row.ordertag,
+    toSnapshot,
+    now: options.now,
+    scheduler: options.scheduler,
+    ...(options.pollIntervalMs === undefined ? {} : { pollIntervalMs: options.pollIntervalMs }),
+  });
 }

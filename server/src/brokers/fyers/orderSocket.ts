@@ -5,15 +5,13 @@
 import { Observable } from 'rxjs';
 import type { SchedulerLike, Subscription } from 'rxjs';
 import WebSocket from 'ws';
+import type { OrderStreamEvent } from '../orderUpdates';
 import { fyersSocketOrderSchema, rowOfSocketOrder, type FyersOrderRow } from './wire';
 
 export const FYERS_ORDER_SOCKET_PATH = '/trade/v3';
 
 /** What the stream reports: connection changes and order rows. */
-export type OrderSocketEvent =
-  | { readonly type: 'up' }
-  | { readonly type: 'down' }
-  | { readonly type: 'order'; readonly row: FyersOrderRow };
+export type OrderSocketEvent = OrderStreamEvent<FyersOrderRow>;
 
 export interface OrderSocketOptions {
   /** `wss://socket.fyers.in` */

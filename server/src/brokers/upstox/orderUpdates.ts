@@ -1,26 +1,11 @@
 // An account's order updates: the portfolio stream, with the order book polled while the stream is down (and once
-// after each reconnect, for transitions missed meanwhile), each (order, status, fill) passed once.
-import {
-  catchError,
-  defer,
-  distinctUntilChanged,
-  EMPTY,
-  exhaustMap,
-  filter,
-  from,
-  map,
-  merge,
-  mergeMap,
-  of,
-  share,
-  switchMap,
-  takeWhile,
-  timer,
-} from 'rxjs';
+// after each reconnect, for transitions missed meanwhile), each (order, status, fill) passed once — the shared
+// pushed-updates stream (../orderUpdates.ts) over Upstox's portfolio stream.
+import { defer } from 'rxjs';
 import type { Observable, SchedulerLike } from 'rxjs';
-import { isBrokerError } from '@optionpilot/engine';
 import type { BrokerOrderSnapshot } from '@optionpilot/engine';
-import { clientOrderIdOfTag, toSnapshot } from './orderStatus';
+import { pushedOrderUpdates$ } from '../orderUpdates';
+import { toSnapshot } from './orderStatus';
 import type { UpstoxOrderRow } from './orderStatus';
 import { portfolioStream$ } from './portfolioStream';
 
@@ -38,42 +23,19 @@ export interface OrderUpdatesOptions {
 
 /** Hot while subscribed: the first subscriber connects, the last one to leave disconnects. */
 export function createOrderUpdates$(options: OrderUpdatesOptions): Observable<BrokerOrderSnapshot> {
-  return defer(() => {
-    const events$ = portfolioStream$({
-      authorize: options.authorize,
-      backoffMs: options.reconnectBackoffMs ?? [1_000, 2_000, 5_000, 10_000, 30_000],
-      scheduler: options.scheduler,
-    }).pipe(share());
-    const streamed$ = events$.pipe(mergeMap((event) => (event.type === 'order' ? of(event.row) : EMPTY)));
-    const pollMs = options.pollIntervalMs ?? 3_000;
-    const polled$ = events$.pipe(
-      filter((event) => event.type !== 'order'),
-      map((event) => event.type),
-      distinctUntilChanged(),
-      // Down: poll until it is back. Up: poll once, for what changed while it was down.
-      switchMap((state) => (state === 'down' ? timer(0, pollMs, options.scheduler) : of(0))),
-      exhaustMap(() =>
-        from(options.orderBook()).pipe(
-          // An ended session stays ended (a new one brings a new adapter): stop polling rather than knock
-          // every few seconds all night. Other failures are retried at the next interval.
-          catchError((error: unknown) =>
-            isBrokerError(error) && error.kind === 'auth_expired' ? of(null) : EMPTY,
-          ),
-        ),
-      ),
-      takeWhile((rows): rows is UpstoxOrderRow[] => rows !== null),
-      mergeMap((rows) => rows.filter((row) => clientOrderIdOfTag(row.tag) !== undefined)),
-    );
-    // The same transition can arrive from both paths: pass each (order, status, fill) once.
-    const seen = new Map<string, string>();
-    return merge(streamed$, polled$).pipe(
-      map((row) => toSnapshot(row, options.now())),
-      filter((snapshot) => {
-        const key = `${snapshot.status}/${snapshot.filledQty}`;
-        if (seen.get(snapshot.brokerOrderId) === key) return false;
-        seen.set(snapshot.brokerOrderId, key);
-        return true;
+  return pushedOrderUpdates$<UpstoxOrderRow>({
+    events$: defer(() =>
+      portfolioStream$({
+        authorize: options.authorize,
+        backoffMs: options.reconnectBackoffMs ?? [1_000, 2_000, 5_000, 10_000, 30_000],
+        scheduler: options.scheduler,
       }),
-    );
-  }).pipe(share());
+    ),
+    orderBook: options.orderBook,
+    tagOf: (row) => row.tag,
+    toSnapshot,
+    now: options.now,
+    scheduler: options.scheduler,
+    ...(options.pollIntervalMs === undefined ? {} : { pollIntervalMs: options.pollIntervalMs }),
+  });
 }

@@ -3,15 +3,13 @@
 import { Observable } from 'rxjs';
 import type { SchedulerLike, Subscription } from 'rxjs';
 import WebSocket from 'ws';
+import type { OrderStreamEvent } from '../orderUpdates';
 import { upstoxOrderRowSchema } from './orderStatus';
 import { watchSilence } from './silenceWatch';
 import type { UpstoxOrderRow } from './orderStatus';
 
 /** What the stream reports: connection changes and order rows. */
-export type PortfolioEvent =
-  | { readonly type: 'up' }
-  | { readonly type: 'down' }
-  | { readonly type: 'order'; readonly row: UpstoxOrderRow };
+export type PortfolioEvent = OrderStreamEvent<UpstoxOrderRow>;
 
 export interface PortfolioStreamOptions {
   /** fetches a fresh single-use `wss://` URI (`/v2/feed/portfolio-stream-feed/authorize`) */
