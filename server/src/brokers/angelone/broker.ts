@@ -16,7 +16,7 @@ import {
 } from '@optionpilot/engine';
 import { algoOrderTag, clientOrderIdOfTag } from '../orderTag';
 import { ANGEL_ORDER_NOT_FOUND, type AngelHttp } from './http';
-import type { AngelInstrumentBook } from './instruments';
+import type { InstrumentBook } from '../instruments/book';
 import {
   angelList,
   angelOrderIdSchema,
@@ -76,7 +76,7 @@ const price = (value: number): string => value.toFixed(2);
 
 export interface AngelBrokerOptions {
   readonly http: AngelHttp;
-  readonly instruments: AngelInstrumentBook;
+  readonly instruments: InstrumentBook;
   /** SEBI algo tag (ALGO_TAG): as much of it as fits goes before the client order id in `ordertag` */
   readonly algoTag: string;
   readonly now: () => number;
@@ -213,7 +213,7 @@ export class AngelBroker implements Broker {
       .map((p) => ({
         // Positions outside the NIFTY options (placed by hand) keep Angel's symbol so reconciliation sees them.
         symbol:
-          (p.symboltoken ? this.options.instruments.canonicalOfToken(p.symboltoken) : undefined) ??
+          (p.symboltoken ? this.options.instruments.canonicalOf(p.symboltoken) : undefined) ??
           p.tradingsymbol,
         quantity: p.netqty,
         avgPrice: p.netqty > 0 ? p.buyavgprice : p.netqty < 0 ? p.sellavgprice : 0,

@@ -7,7 +7,8 @@ import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import type { BrokerDefinition, BrokerModule, BrokerModuleContext } from '../types';
 import { AngelBroker } from './broker';
 import { AngelHttp } from './http';
-import { ANGEL_MASTER_PATH, AngelInstrumentBook, fetchAngelInstruments } from './instruments';
+import { InstrumentBook } from '../instruments/book';
+import { ANGEL_MASTER_PATH, fetchAngelInstruments } from './instruments';
 import {
   ANGEL_LOGIN_FIELDS,
   angelProfile,
@@ -63,7 +64,7 @@ export function angeloneModule(
   };
   const fetchInstruments = () => fetchAngelInstruments(masterUrl);
   // One download per IST day, shared by every account's adapter of this module.
-  const instruments = new AngelInstrumentBook(fetchInstruments, context.now);
+  const instruments = new InstrumentBook(fetchInstruments, context.now, 'token');
   const orderSocketUrl = orderStatusSocketUrl(wsRoot);
   const scheduler = options.scheduler ?? asyncScheduler;
 

@@ -3,8 +3,8 @@ import { niftyOptions, scripMasterJson } from '../../../../test/fakes/angelone/i
 import { startAngelFake, type AngelFake } from '../../../../test/fakes/angelone/server';
 import { createMarketContext } from '../../trading/market';
 import { crossCheckMaster } from '../instruments/crossCheck';
+import { InstrumentBook } from '../instruments/book';
 import {
-  AngelInstrumentBook,
   ANGEL_MASTER_PATH,
   angelExpiry,
   canonicalSymbolOf,
@@ -67,16 +67,17 @@ describe('Angel One scrip master', () => {
     fake = await startAngelFake({ expiry: '2026-01-06' });
     let downloads = 0;
     let now = Date.parse('2026-01-06T03:00:00Z');
-    const book = new AngelInstrumentBook(
+    const book = new InstrumentBook(
       () => {
         downloads += 1;
         return fetchAngelInstruments(`${fake!.url}${ANGEL_MASTER_PATH}`);
       },
       () => now,
+      'token',
     );
     const pe = await book.instrumentOf('NIFTY06JAN2624050PE');
     expect(pe?.tradingSymbol).toBe('NIFTY06JAN2624050PE');
-    expect(book.canonicalOfToken(pe?.token ?? '')).toBe('NIFTY06JAN2624050PE');
+    expect(book.canonicalOf(pe?.token ?? '')).toBe('NIFTY06JAN2624050PE');
     expect(await book.instrumentOf('NIFTY06JAN2699000CE')).toBeUndefined();
     expect(downloads).toBe(1);
     now += 24 * 3_600_000;

@@ -6,7 +6,7 @@
 // the NIFTY index options become `BrokerInstrument`s keyed by the engine's canonical symbol. Expiry, strike, lot and
 // tick come from their columns; the master has no option-type column, so CE / PE is the symbol's last two letters
 // (nothing else is read from the symbol).
-import { BrokerError, formatOptionSymbol, istDate } from '@optionpilot/engine';
+import { BrokerError } from '@optionpilot/engine';
 import { z } from 'zod';
 import type { BrokerInstrument } from '../types';
 import { angelNumber } from './wire';
@@ -131,57 +131,4 @@ export async function fetchAngelInstruments(url: string): Promise<BrokerInstrume
   return parseAngelMaster(response.body as unknown as AsyncIterable<Uint8Array>);
 }
 
-/** The canonical engine symbol of an instrument. */
-export function canonicalSymbolOf(instrument: BrokerInstrument): string {
-  return formatOptionSymbol({
-    underlying: 'NIFTY',
-    expiry: instrument.expiry,
-    strike: instrument.strike,
-    optionType: instrument.optionType,
-  });
-}
-
-/**
- * The master one module shares across its accounts: loaded on first use and again on the first use of a new IST
- * day (Angel republishes it each morning), one download at a time.
- */
-export class AngelInstrumentBook {
-  private byCanonical = new Map<string, BrokerInstrument>();
-  private canonicalByToken = new Map<string, string>();
-  private loadedDay: string | undefined;
-  private loading: Promise<void> | undefined;
-
-  constructor(
-    private readonly download: () => Promise<readonly BrokerInstrument[]>,
-    private readonly now: () => number,
-  ) {}
-
-  /** The instrument of a canonical symbol (downloads the master when it is missing or from another day). */
-  async instrumentOf(canonical: string): Promise<BrokerInstrument | undefined> {
-    await this.ensureFresh();
-    return this.byCanonical.get(canonical);
-  }
-
-  /** The canonical symbol of an Angel symbol token, when the loaded master lists it. */
-  canonicalOfToken(token: string): string | undefined {
-    return this.canonicalByToken.get(token);
-  }
-
-  async ensureFresh(): Promise<void> {
-    const today = istDate(this.now());
-    if (this.loadedDay === today) return;
-    this.loading ??= this.download().then(
-      (instruments) => {
-        this.byCanonical = new Map(instruments.map((i) => [canonicalSymbolOf(i), i]));
-        this.canonicalByToken = new Map(instruments.map((i) => [i.token, canonicalSymbolOf(i)]));
-        this.loadedDay = today;
-        this.loading = undefined;
-      },
-      (error: unknown) => {
-        this.loading = undefined;
-        throw error;
-      },
-    );
-    await this.loading;
-  }
-}
+export { canonicalSymbolOf } from '../instruments/book';

@@ -16,7 +16,7 @@ import {
 import { algoOrderTag, clientOrderIdOfTag } from '../orderTag';
 import type { BrokerInstrument } from '../types';
 import { FYERS_ORDER_NOT_FOUND_CODES, type FyersHttp } from './http';
-import type { FyersInstrumentBook } from './instruments';
+import type { InstrumentBook } from '../instruments/book';
 import { fyersOrderSocket$ } from './orderSocket';
 import { fyersOrderUpdates$ } from './orderUpdates';
 import {
@@ -49,7 +49,7 @@ export const FYERS_CAPABILITIES: BrokerCapabilities = {
 
 export interface FyersBrokerOptions {
   readonly http: FyersHttp;
-  readonly instruments: FyersInstrumentBook;
+  readonly instruments: InstrumentBook;
   /** `wss://socket.fyers.in` (the order socket is `/trade/v3`) */
   readonly wsRoot: string;
   readonly now: () => number;

@@ -5,7 +5,8 @@ import type { BrokerDefinition, BrokerModule, BrokerModuleContext } from '../typ
 import { FyersBroker } from './broker';
 import { FyersDataFeed } from './dataFeed';
 import { FyersHttp } from './http';
-import { FYERS_MASTER_PATH, FyersInstrumentBook, parseFyersMaster } from './instruments';
+import { InstrumentBook } from '../instruments/book';
+import { FYERS_MASTER_PATH, parseFyersMaster } from './instruments';
 import { completeFyersLogin, fyersLoginUrl, fyersProfile } from './login';
 
 export { FYERS_CAPABILITIES } from './broker';
@@ -29,7 +30,7 @@ export function fyersModule(context: BrokerModuleContext, options: FyersModuleOp
   const masterUrl = `${context.endpoints.masterRoot ?? apiRoot}${FYERS_MASTER_PATH}`;
   // The master needs no session: one download serves every account of the day.
   const fetchInstruments = async () => parseFyersMaster(await FyersHttp.text(masterUrl));
-  const instruments = new FyersInstrumentBook(fetchInstruments, context.now);
+  const instruments = new InstrumentBook(fetchInstruments, context.now);
 
   return {
     type: 'fyers',

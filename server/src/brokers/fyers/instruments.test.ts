@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { istDateTime } from '@optionpilot/engine';
-import { canonicalSymbolOf, FyersInstrumentBook, parseFyersMaster, scripTopicOf } from './instruments';
+import { InstrumentBook } from '../instruments/book';
+import { canonicalSymbolOf, parseFyersMaster, scripTopicOf } from './instruments';
 
 /** One master row in Fyers' 21 header-less columns. */
 function row(fields: {
@@ -112,11 +113,11 @@ describe('parseFyersMaster', () => {
   });
 });
 
-describe('FyersInstrumentBook', () => {
+describe('the Fyers master in an InstrumentBook', () => {
   it('maps both ways, downloads once per IST day and again on the next', async () => {
     let downloads = 0;
     let now = istDateTime('2026-11-24', '09:00');
-    const book = new FyersInstrumentBook(
+    const book = new InstrumentBook(
       async () => {
         downloads += 1;
         return parseFyersMaster(CSV);

@@ -2,7 +2,7 @@
 // to NIFTY index options, and a per-module book mapping the engine's canonical symbols to Fyers' symbol tickers
 // and back. The columns are read by position as Fyers documents them; the weekly ticker
 // (`NSE:NIFTY26D0124000CE`) is never parsed: expiry, strike and type come from their own columns.
-import { formatOptionSymbol, istDate } from '@optionpilot/engine';
+import { istDate } from '@optionpilot/engine';
 import type { BrokerInstrument } from '../types';
 
 export const FYERS_MASTER_PATH = '/sym_details/NSE_FO.csv';
@@ -78,62 +78,9 @@ export function parseFyersMaster(csv: string): BrokerInstrument[] {
   return out;
 }
 
-/** The canonical engine symbol of a Fyers instrument. */
-export function canonicalSymbolOf(instrument: BrokerInstrument): string {
-  return formatOptionSymbol({
-    underlying: 'NIFTY',
-    expiry: instrument.expiry,
-    strike: instrument.strike,
-    optionType: instrument.optionType,
-  });
-}
+export { canonicalSymbolOf } from '../instruments/book';
 
 /** The data socket's topic of an option: `sf|nse_fo|<scrip code>`, the scrip code being the FyToken's tail. */
 export function scripTopicOf(instrument: BrokerInstrument): string {
   return `sf|nse_fo|${instrument.token.slice(10)}`;
-}
-
-/**
- * The master one module shares across all its accounts: loaded on first use and again on the first use of a new
- * IST day (Fyers publishes a new master each morning), one download at a time.
- */
-export class FyersInstrumentBook {
-  private byCanonical = new Map<string, BrokerInstrument>();
-  private byTicker = new Map<string, string>();
-  private loadedDay: string | undefined;
-  private loading: Promise<void> | undefined;
-
-  constructor(
-    private readonly download: () => Promise<readonly BrokerInstrument[]>,
-    private readonly now: () => number,
-  ) {}
-
-  /** The Fyers instrument of a canonical symbol (downloads the master when missing or from another day). */
-  async instrumentOf(canonical: string): Promise<BrokerInstrument | undefined> {
-    await this.ensureFresh();
-    return this.byCanonical.get(canonical);
-  }
-
-  /** The canonical symbol of a Fyers ticker (`NSE:…`), when the loaded master lists it. */
-  canonicalOf(ticker: string): string | undefined {
-    return this.byTicker.get(ticker);
-  }
-
-  async ensureFresh(): Promise<void> {
-    const today = istDate(this.now());
-    if (this.loadedDay === today) return;
-    this.loading ??= this.download().then(
-      (instruments) => {
-        this.byCanonical = new Map(instruments.map((i) => [canonicalSymbolOf(i), i]));
-        this.byTicker = new Map(instruments.map((i) => [i.tradingSymbol, canonicalSymbolOf(i)]));
-        this.loadedDay = today;
-        this.loading = undefined;
-      },
-      (error: unknown) => {
-        this.loading = undefined;
-        throw error;
-      },
-    );
-    await this.loading;
-  }
 }

@@ -1,3 +1,4 @@
 export * from './cache';
 export * from './crossCheck';
 export * from './service';
+export * from './book';

@@ -2,8 +2,9 @@
 // NIFTY 50 index options, and the index that maps the engine's canonical symbols to Upstox instrument keys.
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { formatOptionSymbol, istDate } from '@optionpilot/engine';
+import { istDate } from '@optionpilot/engine';
 import { z } from 'zod';
+import { canonicalSymbolOf } from '../instruments/book';
 import type { BrokerInstrument } from '../types';
 import { upstoxFailure } from './http';
 import { jsonArrayObjects } from './jsonObjects';
@@ -84,15 +85,7 @@ export interface InstrumentIndex {
   symbolOf(token: string): string | undefined;
 }
 
-/** The canonical symbol (`NIFTY{DDMMMYY}{strike}{CE|PE}`) of an instrument. */
-export function canonicalSymbolOf(instrument: BrokerInstrument): string {
-  return formatOptionSymbol({
-    underlying: 'NIFTY',
-    expiry: instrument.expiry,
-    strike: instrument.strike,
-    optionType: instrument.optionType,
-  });
-}
+export { canonicalSymbolOf } from '../instruments/book';
 
 export function createInstrumentIndex(instruments: readonly BrokerInstrument[]): InstrumentIndex {
   const bySymbol = new Map<string, BrokerInstrument>();

@@ -14,7 +14,7 @@ import {
 } from '@optionpilot/engine';
 import { algoOrderTag, clientOrderIdOfTag } from '../orderTag';
 import type { KiteHttp } from './http';
-import type { KiteInstrumentBook } from './instruments';
+import type { InstrumentBook } from '../instruments/book';
 import type { PostbackReceiver } from './postbacks';
 import {
   kiteOrderIdSchema,
@@ -43,7 +43,7 @@ const TERMINAL = new Set(['FILLED', 'REJECTED', 'CANCELLED', 'EXPIRED']);
 
 export interface KiteBrokerOptions {
   readonly http: KiteHttp;
-  readonly instruments: KiteInstrumentBook;
+  readonly instruments: InstrumentBook;
   readonly now: () => number;
   /** registers this adapter for its user's postbacks; returns the unregister function */
   readonly registerPostbacks?: (receiver: PostbackReceiver) => () => void;

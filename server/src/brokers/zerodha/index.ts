@@ -5,7 +5,8 @@ import { z } from 'zod';
 import type { BrokerDefinition, BrokerModule, BrokerModuleContext } from '../types';
 import { KiteBroker } from './broker';
 import { KiteHttp } from './http';
-import { KiteInstrumentBook, parseKiteInstruments } from './instruments';
+import { InstrumentBook } from '../instruments/book';
+import { parseKiteInstruments } from './instruments';
 import { completeKiteLogin, kiteLoginUrl } from './login';
 import { KitePostbackHub, kitePostbackEndpoint } from './postbacks';
 import { KiteTickerFeed } from './ticker/tickerFeed';
@@ -35,7 +36,7 @@ export function zerodhaModule(
   // The instrument dump needs no session: one download serves every account of the day.
   const fetchInstruments = async () =>
     parseKiteInstruments(await new KiteHttp({ apiRoot, apiKey: '' }).text('/instruments/NFO'));
-  const instruments = new KiteInstrumentBook(fetchInstruments, context.now);
+  const instruments = new InstrumentBook(fetchInstruments, context.now);
 
   return {
     type: 'zerodha',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { instrumentsCsv, niftyOptions } from '../../../../test/fakes/kite/instruments';
-import { KiteInstrumentBook, parseKiteInstruments } from './instruments';
+import { InstrumentBook } from '../instruments/book';
+import { parseKiteInstruments } from './instruments';
 
 const header =
   'instrument_token,exchange_token,tradingsymbol,name,last_price,expiry,strike,tick_size,lot_size,instrument_type,segment,exchange';
@@ -42,14 +43,14 @@ describe('parseKiteInstruments', () => {
   });
 });
 
-describe('KiteInstrumentBook', () => {
+describe('the Kite master in an InstrumentBook', () => {
   const rows = niftyOptions('2026-12-01', 24_000, 1, 65);
   const csv = instrumentsCsv(rows, '2026-12-01', 65);
 
   it('maps canonical symbols both ways and downloads once per IST day', async () => {
     let now = Date.parse('2026-11-24T09:00:00+05:30');
     let downloads = 0;
-    const book = new KiteInstrumentBook(
+    const book = new InstrumentBook(
       async () => {
         downloads += 1;
         return parseKiteInstruments(csv);
@@ -72,7 +73,7 @@ describe('KiteInstrumentBook', () => {
 
   it('tries again after a failed download', async () => {
     let fail = true;
-    const book = new KiteInstrumentBook(
+    const book = new InstrumentBook(
       async () => {
         if (fail) throw new Error('down');
         return parseKiteInstruments(csv);

@@ -1,6 +1,5 @@
 // Kite's `instruments/NFO` dump (CSV, no session needed) reduced to NIFTY index options, and a per-module book
 // that maps the engine's canonical symbols to Kite's trading symbols and tokens and back.
-import { formatOptionSymbol, istDate } from '@optionpilot/engine';
 import type { BrokerInstrument } from '../types';
 
 /** Splits one CSV line; Kite quotes the `name` column. */
@@ -58,57 +57,4 @@ export function parseKiteInstruments(csv: string): BrokerInstrument[] {
   return out;
 }
 
-/** The canonical engine symbol of a Kite instrument. */
-export function canonicalSymbolOf(instrument: BrokerInstrument): string {
-  return formatOptionSymbol({
-    underlying: 'NIFTY',
-    expiry: instrument.expiry,
-    strike: instrument.strike,
-    optionType: instrument.optionType,
-  });
-}
-
-/**
- * The instrument master one module shares across all its accounts: loaded on first use and again on the first
- * use of a new IST day (Kite publishes a new dump each morning), one download at a time.
- */
-export class KiteInstrumentBook {
-  private byCanonical = new Map<string, BrokerInstrument>();
-  private byTradingSymbol = new Map<string, string>();
-  private loadedDay: string | undefined;
-  private loading: Promise<void> | undefined;
-
-  constructor(
-    private readonly download: () => Promise<readonly BrokerInstrument[]>,
-    private readonly now: () => number,
-  ) {}
-
-  /** The Kite instrument of a canonical symbol (downloads the master when it is missing or from another day). */
-  async instrumentOf(canonical: string): Promise<BrokerInstrument | undefined> {
-    await this.ensureFresh();
-    return this.byCanonical.get(canonical);
-  }
-
-  /** The canonical symbol of a Kite trading symbol, when the loaded master lists it. */
-  canonicalOf(tradingSymbol: string): string | undefined {
-    return this.byTradingSymbol.get(tradingSymbol);
-  }
-
-  async ensureFresh(): Promise<void> {
-    const today = istDate(this.now());
-    if (this.loadedDay === today) return;
-    this.loading ??= this.download().then(
-      (instruments) => {
-        this.byCanonical = new Map(instruments.map((i) => [canonicalSymbolOf(i), i]));
-        this.byTradingSymbol = new Map(instruments.map((i) => [i.tradingSymbol, canonicalSymbolOf(i)]));
-        this.loadedDay = today;
-        this.loading = undefined;
-      },
-      (error: unknown) => {
-        this.loading = undefined;
-        throw error;
-      },
-    );
-    await this.loading;
-  }
-}
+export { canonicalSymbolOf } from '../instruments/book';
