@@ -307,6 +307,43 @@ describe('OrderRouter with paper brokers', () => {
     expect(result?.status).toBe('placed');
   });
 
+  it('lets a market order wait for its first quote (quoteWaitMs), and refuses it as NO_QUOTE when none comes', async () => {
+    const time = new VirtualTime(START);
+    let quote: Quote | undefined;
+    const quotes = { getQuote: (symbol: string) => (quote?.symbol === symbol ? quote : undefined) };
+    const router = makeRouter(time, new InMemoryOrderStore(), { quotes, quoteWaitMs: 2_000 });
+    // The paper broker fills at a quote of its own: the router's quote alone decides the protection.
+    const fills = new Quotes();
+    const broker = new PaperBroker({
+      quotes: fills,
+      scheduler: time.scheduler,
+      capabilities: { requiresMarketProtection: true },
+    });
+    router.addAccount({ accountId: 'a1', broker });
+    router.start();
+    const entry = (signalId: string) =>
+      router.routeEntry({ signalId, accountIds: ['a1'], symbol: SYMBOL, quantity: 65 });
+    // The quote comes 300 ms after the entry was routed (the feed's first price of a newly subscribed option).
+    const late = entry('S1');
+    await time.advance(300);
+    quote = { symbol: SYMBOL, time: START + 300, bid: 100, ask: 100.5, ltp: 100 };
+    await time.advance(100);
+    const [placed] = await late;
+    expect(placed?.status).toBe('placed');
+    expect(router.getOrder(placed?.orders[0]?.clientOrderId ?? '')).toMatchObject({
+      type: 'LIMIT',
+      protectedFrom: 'MARKET',
+    });
+    // No quote at all: refused once the wait is over, never sent.
+    quote = undefined;
+    const none = entry('S2');
+    await time.advance(2_100);
+    const [refused] = await none;
+    expect(refused?.status).toBe('rejected');
+    expect(refused?.orders[0]?.reason).toMatch(/^NO_QUOTE/);
+    expect(await broker.getPositions()).toMatchObject([{ quantity: 65 }]);
+  });
+
   it('cancels and modifies a resting order through the broker', async () => {
     const { router } = paperSetup(['a1']);
     const [result] = await router.routeEntry({

@@ -45,7 +45,17 @@ export interface OrderRouterOptions {
   /** retries of a placement the broker refused as rate limited (it was not placed, so retrying is safe) */
   readonly rateLimitRetries?: number;
   readonly newClientOrderId?: () => string;
+  /**
+   * How long a market order that needs protection may wait for its symbol's first quote (engine ms) before it is
+   * refused as NO_QUOTE. 0 (the default) refuses at once: simulated and replayed feeds quote synchronously. A
+   * broker's feed quotes an option only after it is subscribed, so its first price can trail the tick that executed
+   * the signal by a moment.
+   */
+  readonly quoteWaitMs?: number;
 }
+
+/** How often a waiting market order looks for its first quote (engine ms). */
+const QUOTE_POLL_MS = 50;
 
 /** One order to place for one account (entries and exits alike). */
 export interface OrderIntent {
@@ -555,13 +565,29 @@ export class OrderRouter {
     );
   }
 
+  /** Waits up to `quoteWaitMs` for the symbol's first LTP; true when one came. */
+  private async quoteArrives(symbol: string): Promise<boolean> {
+    const hasQuote = (): boolean => (this.options.quotes.getQuote(symbol)?.ltp ?? 0) > 0;
+    for (let waited = 0; waited < (this.options.quoteWaitMs ?? 0); waited += QUOTE_POLL_MS) {
+      await new Promise<void>((resolve) => this.options.scheduler.schedule(() => resolve(), QUOTE_POLL_MS));
+      if (hasQuote()) return true;
+    }
+    return false;
+  }
+
   /** `runLeg`'s protection, then rate limit, SUBMITTED persisted, and the one and only `placeOrder` of the order. */
   private async place(
     slot: AccountSlot,
     initial: Order,
-    sent: ProtectedFields | undefined | typeof NO_QUOTE,
+    protection: ProtectedFields | undefined | typeof NO_QUOTE,
   ): Promise<Order> {
     const id = initial.clientOrderId;
+    // A market order without a quote yet waits a moment for its first one (a broker's feed quotes an option only
+    // once it is subscribed), then takes its protection from it.
+    const sent =
+      protection === NO_QUOTE && (await this.quoteArrives(initial.symbol))
+        ? this.protection(slot, initial)
+        : protection;
     if (sent === NO_QUOTE) {
       return this.apply(id, {
         type: 'REJECT',

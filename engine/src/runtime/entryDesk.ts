@@ -245,7 +245,9 @@ export class EntryDesk {
     const { accountId } = account;
     const fill = averageFill(orders);
     if (fill.quantity !== plan.quantity || !orders.every((o) => o.state === 'FILLED')) {
-      this.log('warn', `entry did not fill: ${orders.map((o) => o.state).join(', ')}`, accountId);
+      // With its reason (a broker's refusal code, NO_QUOTE…): an operator reading the log must see why.
+      const outcome = orders.map((o) => (o.reason === undefined ? o.state : `${o.state} (${o.reason})`));
+      this.log('warn', `entry did not fill: ${outcome.join(', ')}`, accountId);
       this.runtime.unsubscribeQuote(plan.symbol);
       return false;
     }

@@ -77,6 +77,12 @@ export interface TradingRuntimeOptions {
    */
   readonly quoteArmedStrikes?: boolean;
   /**
+   * how long (engine ms) an entry's market order may wait for its contract's first quote before it is refused as
+   * NO_QUOTE; default 0. On a broker's feed the contract bought can be one strike from the one quoted while armed
+   * (the tick that executes moved the ATM), and its first price trails its subscription by a moment
+   */
+  readonly entryQuoteWaitMs?: number;
+  /**
    * when a signal arms, the accounts that would enter are registered with the router, and the live ones ready
    * their brokers (`Broker.prepare`), so the orders leave without set-up when it executes
    */
@@ -123,6 +129,7 @@ export class TradingRuntime {
       quotes: { getQuote: (symbol) => this.quotes.get(symbol) },
       tag: options.algoTag,
       tickSize: () => options.expiries.tickSize,
+      ...(options.entryQuoteWaitMs === undefined ? {} : { quoteWaitMs: options.entryQuoteWaitMs }),
     });
     this.book = new StrategyBook(options.calendar, options.strategies);
     this.hub = new CandleHub({ calendar: options.calendar, intervals: this.intervalsInUse() });

@@ -327,6 +327,8 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
       brokerClock: realtime,
       // A broker's feed quotes an option only once subscribed: an armed signal's contract is quoted ahead.
       quoteArmedStrikes: !feed.simulated,
+      // …and a contract the executing tick moved to (one strike over) gets a moment for its first quote.
+      entryQuoteWaitMs: feed.simulated ? 0 : 2_000,
       prepareArmedEntries: true,
     });
     const restored = await loadRestored(knex, {

@@ -97,7 +97,7 @@ export function CandleChart({ candles, trades, height = 320 }: CandleChartProps)
           <Text size="xs" c="dimmed">
             {MARKS_LEGEND}
           </Text>
-          <Text size="xs" fw={500} aria-live="polite" aria-label="Marked candle">
+          <Text size="xs" fw={500} role="status" aria-label="Marked candle">
             {hovered?.join(' · ') ?? ''}
           </Text>
         </Group>
