@@ -17,16 +17,12 @@ import type { MarketSessionDto, StrategyInfoDto } from '../contract';
 import { systemClock, type Clock } from '../clock';
 import type { Logger } from '../logger';
 import {
-  findBrokerAccountByUser,
   findUserById,
   listTradingCandidates,
   readEngineState,
   writeEngineState,
   type Database,
 } from '../db';
-import { presentBrokerConnection } from '../presenters/broker';
-import { brokerErrorMessage } from '../brokers/types';
-import { announceAudit, recordAudit } from '../services/audit';
 import type { BrokerRegistry } from '../brokers/registry';
 import { createSecretBox, loadOrCreateKey } from '../crypto';
 import type { HealthRegistry } from '../health/registry';
@@ -36,6 +32,7 @@ import type { Realtime } from '../realtime/publisher';
 import { createAccountDirectory } from './accounts';
 import { botStatusEvent, createBotBoard } from './botBoard';
 import { createAccountBrokers } from './brokerFactory';
+import { createBrokerAccountEvents } from './brokerAccountEvents';
 import { createBrokerSessions } from './brokerSessions';
 import type { TradingService } from './api';
 import { defaultControls, loadStrategySet, type StrategySet } from './controls';
@@ -215,6 +212,21 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
     openTradeCount: (userId) => live?.runtime.positions(String(userId)).length ?? 0,
   });
   const { botStatus, pushBotStatus, statsFor } = board;
+  const accountEvents = createBrokerAccountEvents({
+    db,
+    config,
+    clock,
+    publisher,
+    log,
+    sessions,
+    sessionChanged: async (userId) => {
+      await live?.runtime.sessionChanged(String(userId));
+    },
+    refreshFeed: async () => {
+      await live?.brokerFeed?.feed.refresh();
+    },
+    pushBotStatus,
+  });
 
   // ---- lifecycle ------------------------------------------------------------------------------------------
 
@@ -275,14 +287,16 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
       now: () => clock.now(),
       warn: (accountId, message) => log.error({ accountId }, message),
       sessionEnded: (accountId, key) => {
-        sessionEnded(Number(accountId), key).catch((err: unknown) =>
-          log.error({ err, accountId }, 'marking an ended broker session failed'),
-        );
+        accountEvents
+          .sessionEnded(Number(accountId), key)
+          .catch((err: unknown) => log.error({ err, accountId }, 'marking an ended broker session failed'));
       },
       ipRefused: (accountId, key) => {
-        ipRefused(Number(accountId), key).catch((err: unknown) =>
-          log.error({ err, accountId }, 'blocking an account whose broker refused our IP failed'),
-        );
+        accountEvents
+          .ipRefused(Number(accountId), key)
+          .catch((err: unknown) =>
+            log.error({ err, accountId }, 'blocking an account whose broker refused our IP failed'),
+          );
       },
     });
     const store = createRuntimeStore({
@@ -304,7 +318,7 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
         publisher,
         log,
         now: () => clock.now(),
-        changed: pushBrokerConnection,
+        changed: accountEvents.pushBrokerConnection,
       }),
     });
     const runtime: TradingRuntime = new TradingRuntime({
@@ -398,57 +412,6 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
   /** The accounts of restored trades that were live (paper positions have no broker to agree with). */
   function liveAccounts(trades: Iterable<{ trade: { accountId: string; paper: boolean } }>): Set<string> {
     return new Set([...trades].filter(({ trade }) => !trade.paper).map(({ trade }) => trade.accountId));
-  }
-
-  /** The broker refused a session's token: the card says Session expired, the feed and bot status look again. */
-  async function sessionEnded(userId: number, key: string): Promise<void> {
-    if (!(await sessions.end(userId, key, clock.now()))) return;
-    log.warn(
-      { userId },
-      'the broker ended this account’s session: new entries are paper, and exits of live positions wait for a reconnect',
-    );
-    // Open live positions stop sending to a broker that refuses the token: their exits wait for the reconnect.
-    await live?.runtime.sessionChanged(String(userId));
-    await live?.brokerFeed?.feed.refresh();
-    await pushBotStatus(userId);
-    await pushBrokerConnection(userId);
-  }
-
-  /**
-   * The broker refused this server's IP on an order: the account sends nothing more to the broker until the trader
-   * whitelists the IP and resumes (its next entries are paper; a live position's exits wait, its stop resting at
-   * the broker). The trader hears it at once — the card, a toast and `user:broker` — with the IP to whitelist, and
-   * admins see it in the live log.
-   */
-  async function ipRefused(userId: number, key: string): Promise<void> {
-    const message = brokerErrorMessage('ip_not_allowed', config.egressIp);
-    if (!(await sessions.block(userId, key, message, clock.now()))) return;
-    log.warn(
-      { userId, egressIp: config.egressIp ?? null },
-      'the broker refused this server’s IP on an order: the account sends no orders until the trader whitelists it',
-    );
-    const entry = await recordAudit({
-      db: knex,
-      deps: { clock },
-      entry: {
-        type: 'system',
-        description: `Broker refused the server's IP (${config.egressIp ?? 'EGRESS_IP not set'}): orders stopped until the user whitelists it`,
-        userId,
-        data: { egressIp: config.egressIp ?? null },
-      },
-    });
-    announceAudit({ deps: { realtime: publisher }, rows: [entry] });
-    await live?.runtime.sessionChanged(String(userId));
-    await pushBotStatus(userId);
-    await pushBrokerConnection(userId);
-  }
-
-  /** Sends the trader their broker connection as it now stands (the card, the banners). */
-  async function pushBrokerConnection(userId: number): Promise<void> {
-    const row = await findBrokerAccountByUser(knex, userId);
-    if (row === undefined) return;
-    const context = { now: clock.now(), publicUrl: config.publicUrl };
-    publisher.toUser(userId, 'user:broker', presentBrokerConnection(row, context));
   }
 
   function saveSimState(view: MarketView): void {
