@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLiveData, RESOURCE_PATHS, startLiveData, stopLiveData, type LiveDataDeps } from './liveData';
+import { notifications } from '@mantine/notifications';
+import { IP_BLOCKED_BROKER } from '../features/broker/brokerFixtures';
 import { resetLiveStore, useLiveStore } from './stores';
 import {
   FakeSocket,
@@ -254,5 +256,24 @@ describe('live data lifecycle', () => {
     socket.serverEmit('connect_error', new Error('down'));
     await vi.advanceTimersByTimeAsync(1_000);
     expect(useLiveStore.getState().feedHealth?.status).toBe('stale');
+  });
+
+  it('announces an IP block once with a toast naming the IP, and every broker push to the views', () => {
+    const show = vi.spyOn(notifications, 'show');
+    const { deps, socket } = setup();
+    createLiveData(deps);
+    socket.serverEmit('connect');
+    const blocked = { ...IP_BLOCKED_BROKER };
+    const before = useLiveStore.getState().brokerChanges;
+    socket.serverEmit('user:broker', blocked);
+    socket.serverEmit('user:broker', blocked);
+    expect(useLiveStore.getState().brokerChanges).toBe(before + 2);
+    const toasts = show.mock.calls.filter(([n]) => n.title === 'IP not allowed');
+    expect(toasts).toHaveLength(1);
+    expect(String(toasts[0]?.[0].message)).toContain('203.0.113.77');
+    // Resumed, then blocked again: a new block is announced again.
+    socket.serverEmit('user:broker', { ...blocked, session: 'connected', lastError: null });
+    socket.serverEmit('user:broker', blocked);
+    expect(show.mock.calls.filter(([n]) => n.title === 'IP not allowed')).toHaveLength(2);
   });
 });

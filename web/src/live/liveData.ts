@@ -103,9 +103,11 @@ export function createLiveData(deps: LiveDataDeps): LiveDataController {
   socket.on('user:subscription', (subscription) => store().setSubscription(subscription));
   socket.on('user:payment-request', (request) => store().applyPaymentRequest(request));
   socket.on('user:broker', (connection) => {
-    store().noteBrokerChange();
-    // The broker refused this server's IP on an order: the trader learns it at once, whatever page is open.
-    if (connection.session === 'ip_blocked' && connection.lastError) {
+    const before = store().brokerSession;
+    store().noteBrokerChange(connection);
+    // The broker refused this server's IP on an order: the trader learns it at once, whatever page is open — once
+    // per block, not again with every later push while it lasts.
+    if (connection.session === 'ip_blocked' && before !== 'ip_blocked' && connection.lastError) {
       toastError('IP not allowed', connection.lastError, { autoClose: false });
     }
   });

@@ -5,6 +5,7 @@ import { create, type StateCreator } from 'zustand';
 import type {
   BotStatusDetailDto,
   BotStatusDto,
+  BrokerConnectionDto,
   CandleDto,
   FeedHealthDto,
   MarketTickDto,
@@ -85,7 +86,10 @@ export interface AccountSlice {
    * the views holding a REST copy read it again
    */
   brokerChanges: number;
-  noteBrokerChange: () => void;
+  /** the broker session as the server last pushed it (`user:broker`), when it pushed one this visit */
+  brokerSession: BrokerConnectionDto['session'] | null;
+  /** a change the server announced, with the connection it pushed (none: a change made on this page) */
+  noteBrokerChange: (connection?: BrokerConnectionDto) => void;
 }
 
 export type LiveState = ConnectionSlice &
@@ -208,7 +212,12 @@ const createAccountSlice: Slice<AccountSlice> = (set) => ({
       return { paymentRequest: request };
     }),
   brokerChanges: 0,
-  noteBrokerChange: () => set((s) => ({ brokerChanges: s.brokerChanges + 1 })),
+  brokerSession: null,
+  noteBrokerChange: (connection) =>
+    set((s) => ({
+      brokerChanges: s.brokerChanges + 1,
+      brokerSession: connection === undefined ? s.brokerSession : connection.session,
+    })),
 });
 
 export const useLiveStore = create<LiveState>()((...a) => ({
