@@ -16,13 +16,7 @@ import type { Config } from '../config';
 import type { MarketSessionDto, StrategyInfoDto } from '../contract';
 import { systemClock, type Clock } from '../clock';
 import type { Logger } from '../logger';
-import {
-  findUserById,
-  listTradingCandidates,
-  readEngineState,
-  writeEngineState,
-  type Database,
-} from '../db';
+import { findUserById, listTradingCandidates, readEngineState, writeEngineState, type Database } from '../db';
 import type { BrokerRegistry } from '../brokers/registry';
 import { createSecretBox, loadOrCreateKey } from '../crypto';
 import type { HealthRegistry } from '../health/registry';
