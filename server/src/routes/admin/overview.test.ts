@@ -312,9 +312,11 @@ describe.each(testDialects())('admin overview, controls and activity (%s)', (dia
 });
 
 describe('admin activity periods', () => {
-  // A fast simulation runs ahead of the server's clock: here its market is five days ahead.
+  // A fast simulation runs ahead of the server's clock: here its market is five days ahead, at noon IST (06:30
+  // UTC), so "an hour ago" on the market clock is the same IST day whatever the hour this test runs at.
   const wallNow = Date.now();
-  const market = wallNow + 5 * DAY;
+  const ahead = new Date(wallNow + 5 * DAY);
+  const market = Date.UTC(ahead.getUTCFullYear(), ahead.getUTCMonth(), ahead.getUTCDate(), 6, 30);
   let t: TestServer;
   let admin: Caller;
   beforeAll(async () => {
