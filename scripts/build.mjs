@@ -25,6 +25,9 @@ const WEB_INPUTS = [
   'web/vite.config.ts',
   'web/package.json',
   'server/src/contract',
+  // the one engine module the web app imports (@optionpilot/engine/money)
+  'engine/src/money',
+  'engine/package.json',
   'package.json',
 ];
 

@@ -1,5 +1,6 @@
 // Public surface of the engine. Each area re-exports its own module here as it lands.
 export * from './core/types';
+export * from './money';
 export * from './clock';
 export * from './calendar';
 export * from './instruments';

@@ -1,3 +1,4 @@
+import { roundToPaisa } from '../money';
 import type { BacktestTrade, TradeExitReason } from './types';
 
 /** One exit reason's share of the trades. */
@@ -43,11 +44,6 @@ export interface BacktestMetrics {
   readonly longestLosingStreak: number;
   /** trade count and net P&L per exit reason, for the reasons that occurred */
   readonly exitReasons: Readonly<Partial<Record<TradeExitReason, ExitReasonStats>>>;
-}
-
-/** Rounds rupees to the paisa (figures are sums of paisa amounts; this removes binary noise). */
-export function toPaise(rupees: number): number {
-  return Math.round(rupees * 100) / 100;
 }
 
 /** Trade statistics of closed trades in time order; `capital` is the notional the drawdown percentage refers to. */
@@ -101,29 +97,29 @@ export function computeMetrics(trades: readonly BacktestTrade[], capital: number
   }
 
   const count = trades.length;
-  const netPnl = toPaise(grossPnl - charges);
+  const netPnl = roundToPaisa(grossPnl - charges);
   const rounded: Partial<Record<TradeExitReason, ExitReasonStats>> = {};
   for (const [reason, stats] of Object.entries(exitReasons) as [TradeExitReason, ExitReasonStats][]) {
-    rounded[reason] = { trades: stats.trades, netPnl: toPaise(stats.netPnl) };
+    rounded[reason] = { trades: stats.trades, netPnl: roundToPaisa(stats.netPnl) };
   }
   return {
     trades: count,
     wins,
     losses,
     winRatePct: count === 0 ? 0 : Math.round((wins / count) * 10_000) / 100,
-    grossPnl: toPaise(grossPnl),
-    charges: toPaise(charges),
+    grossPnl: roundToPaisa(grossPnl),
+    charges: roundToPaisa(charges),
     netPnl,
-    grossProfit: toPaise(grossProfit),
-    grossLoss: toPaise(grossLoss),
+    grossProfit: roundToPaisa(grossProfit),
+    grossLoss: roundToPaisa(grossLoss),
     profitFactor: grossLoss > 0 ? Math.round((grossProfit / grossLoss) * 1000) / 1000 : null,
-    expectancy: count === 0 ? 0 : toPaise(netPnl / count),
-    averageWin: wins === 0 ? 0 : toPaise(grossProfit / wins),
-    averageLoss: losses === 0 ? 0 : toPaise(-grossLoss / losses),
-    largestWin: toPaise(largestWin),
-    largestLoss: toPaise(largestLoss),
+    expectancy: count === 0 ? 0 : roundToPaisa(netPnl / count),
+    averageWin: wins === 0 ? 0 : roundToPaisa(grossProfit / wins),
+    averageLoss: losses === 0 ? 0 : roundToPaisa(-grossLoss / losses),
+    largestWin: roundToPaisa(largestWin),
+    largestLoss: roundToPaisa(largestLoss),
     capital,
-    maxDrawdown: toPaise(maxDrawdown),
+    maxDrawdown: roundToPaisa(maxDrawdown),
     maxDrawdownPct: Math.round(maxDrawdownPct * 100) / 100,
     longestLosingStreak,
     exitReasons: rounded,

@@ -16,8 +16,8 @@ export function bucketStart(time: number, sessionOpen: number, intervalMs: numbe
 /**
  * Builds IST-aligned, session-gated candles from ticks, synchronously. It holds one forming bucket in mutable
  * fields, so accepting a tick allocates nothing; a candle object is made only when a bucket closes (or when a
- * forming snapshot is asked for). The RxJS operator `toCandles` and the strategy pipeline drive this same class
- * with timers; backtests drive it directly.
+ * forming snapshot is asked for). The runtime's `CandleHub` holds one per interval in use and drives it from ticks
+ * and from its deadline timer, live and in backtests alike.
  *
  * Rules (ARCHITECTURE.md "Candles"):
  * - buckets start at `calendar.sessionOpen(t)` and step by the interval; a candle covers `[start, start + interval)`,

@@ -1,3 +1,1 @@
 export * from './candleBuilder';
-export * from './deadlineTimer';
-export * from './toCandles';

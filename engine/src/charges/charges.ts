@@ -3,6 +3,7 @@
  * exchange's current schedules). The rates are one table of data; arithmetic is in integer paise so the
  * figures match a contract note to the paisa.
  */
+import { paiseToRupees, rupeesToPaise } from '../money';
 
 /** Rates of a round trip. Percentages are stored as parts per 10 million (1 = 0.00001%) so they stay integers. */
 export interface ChargeRates {
@@ -65,25 +66,24 @@ export function roundTripCharges(trip: RoundTrip, rates: ChargeRates = NSE_OPTIO
     throw new RangeError('premiums must be ≥ 0 and quantity a non-negative integer');
   }
   // Premiums are tick multiples (₹0.05), so turnover in paise is an integer once binary noise is rounded off.
-  const buyTurnover = Math.round(buyPremium * quantity * 100);
-  const sellTurnover = Math.round(sellPremium * quantity * 100);
+  const buyTurnover = rupeesToPaise(buyPremium * quantity);
+  const sellTurnover = rupeesToPaise(sellPremium * quantity);
   const turnover = buyTurnover + sellTurnover;
   const orders = (trip.buyOrders ?? 1) + (trip.sellOrders ?? 1);
-  const brokerage = Math.round(rates.brokeragePerOrder * 100) * orders;
+  const brokerage = rupeesToPaise(rates.brokeragePerOrder) * orders;
   const stt = divideRound(sellTurnover * rates.sttSellPpt, PPT);
   const exchange = divideRound(turnover * rates.exchangePpt, PPT);
   const sebi = divideRound(turnover * rates.sebiPpt, PPT);
   const stamp = divideRound(buyTurnover * rates.stampBuyPpt, PPT);
   const gst = divideRound((brokerage + exchange + sebi) * rates.gstPercent, 100);
   const total = brokerage + stt + exchange + sebi + stamp + gst;
-  const rupees = (paise: number): number => paise / 100;
   return {
-    brokerage: rupees(brokerage),
-    stt: rupees(stt),
-    exchange: rupees(exchange),
-    sebi: rupees(sebi),
-    stamp: rupees(stamp),
-    gst: rupees(gst),
-    total: rupees(total),
+    brokerage: paiseToRupees(brokerage),
+    stt: paiseToRupees(stt),
+    exchange: paiseToRupees(exchange),
+    sebi: paiseToRupees(sebi),
+    stamp: paiseToRupees(stamp),
+    gst: paiseToRupees(gst),
+    total: paiseToRupees(total),
   };
 }

@@ -2,6 +2,7 @@ import { Subject } from 'rxjs';
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { Quote } from '../core/types';
 import { roundToTick } from '../instruments/strikes';
+import { roundToPaisa } from '../money';
 import { BrokerError } from './broker';
 import type {
   Broker,
@@ -256,7 +257,7 @@ export class PaperBroker implements Broker {
       if (position.quantity === 0) position.avgPrice = 0;
       else if (Math.sign(position.quantity) !== Math.sign(quantity)) position.avgPrice = price;
     }
-    position.realisedPnl = Math.round(position.realisedPnl * 100) / 100;
+    position.realisedPnl = roundToPaisa(position.realisedPnl);
     this.positions.set(symbol, position);
   }
 

@@ -2,6 +2,7 @@
  * Per-account day P&L and the daily loss lock, as pure functions over plain data. When the day's P&L (realised
  * plus unrealised) reaches −maxDailyLoss the account is flattened and locked until the next session.
  */
+import { roundToPaisa } from '../money';
 
 /** One account's risk for the current trading date. Money in rupees. */
 export interface AccountRiskState {
@@ -22,13 +23,9 @@ export function createAccountRisk(accountId: string, maxDailyLoss: number): Acco
   return { accountId, maxDailyLoss, tradingDate: null, realisedPnl: 0, unrealised: {}, locked: false };
 }
 
-function paise(value: number): number {
-  return Math.round(value * 100) / 100;
-}
-
 /** Realised plus unrealised P&L of the day. */
 export function dayPnl(state: AccountRiskState): number {
-  return paise(Object.values(state.unrealised).reduce((sum, value) => sum + value, state.realisedPnl));
+  return roundToPaisa(Object.values(state.unrealised).reduce((sum, value) => sum + value, state.realisedPnl));
 }
 
 /**
@@ -42,13 +39,13 @@ export function rollSession(state: AccountRiskState, tradingDate: string): Accou
 
 /** Records a position's unrealised P&L. */
 export function markUnrealised(state: AccountRiskState, positionId: string, pnl: number): AccountRiskState {
-  return { ...state, unrealised: { ...state.unrealised, [positionId]: paise(pnl) } };
+  return { ...state, unrealised: { ...state.unrealised, [positionId]: roundToPaisa(pnl) } };
 }
 
 /** Moves a closed position's P&L (net of charges) from unrealised to realised. */
 export function realise(state: AccountRiskState, positionId: string, pnl: number): AccountRiskState {
   const { [positionId]: _closed, ...unrealised } = state.unrealised;
-  return { ...state, unrealised, realisedPnl: paise(state.realisedPnl + pnl) };
+  return { ...state, unrealised, realisedPnl: roundToPaisa(state.realisedPnl + pnl) };
 }
 
 /** True when the day's P&L is at or beyond the loss limit. */

@@ -1,4 +1,5 @@
 import { IST_OFFSET_MS, istDate } from '../calendar/ist';
+import { roundToPaisa } from '../money';
 
 const DAY_MS = 86_400_000;
 import { breachesDailyLoss, createAccountRisk, markUnrealised, realise, rollSession } from './accountRisk';
@@ -138,7 +139,7 @@ export class RiskManager {
   dayPnl(accountId: string): number {
     const account = this.accounts.get(accountId);
     if (account === undefined) return 0;
-    return Math.round((account.realisedPnl + this.unrealised(accountId)) * 100) / 100;
+    return roundToPaisa(account.realisedPnl + this.unrealised(accountId));
   }
 
   /** Unrealised P&L of an account's open positions at their last prices, rupees. */
@@ -149,7 +150,7 @@ export class RiskManager {
       const { risk } = position;
       sum += unrealisedPnl(risk, risk.exit?.price ?? risk.lastPrice, position.quantity);
     }
-    return Math.round(sum * 100) / 100;
+    return roundToPaisa(sum);
   }
 
   /** Open positions (including those whose exit is in flight). */

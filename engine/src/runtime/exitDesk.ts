@@ -5,6 +5,7 @@ import { unrealisedPnl } from '../risk/positionRisk';
 import type { PositionRiskState } from '../risk/positionRisk';
 import { DISCONNECTED_BROKER } from '../execution/disconnectedBroker';
 import { isTerminal } from '../execution/orderStateMachine';
+import { roundToPaisa } from '../money';
 import type { Order } from '../execution/orderTypes';
 import { averageFill, cancelAndSettle, settledOrders } from './orderFills';
 import { RestingStops } from './restingStops';
@@ -54,11 +55,6 @@ function mergeFills(soldBefore: OrderFill[], fills: readonly OrderFill[]): void 
     if (at >= 0) soldBefore[at] = fill;
     else soldBefore.push(fill);
   }
-}
-
-/** Money rounded to the paisa, computed in paise so binary noise never shows. */
-function rupeesToPaisa(value: number): number {
-  return Math.round(value * 100) / 100;
 }
 
 /**
@@ -240,7 +236,7 @@ export class ExitDesk {
           );
         }
       }
-      const markPnl = rupeesToPaisa(unrealisedPnl(position.risk, position.risk.lastPrice, position.quantity));
+      const markPnl = roundToPaisa(unrealisedPnl(position.risk, position.risk.lastPrice, position.quantity));
       this.options.events({
         kind: 'trade-updated',
         tradeId: id,
@@ -431,7 +427,7 @@ export class ExitDesk {
       },
       this.options.chargeRates,
     ).total;
-    const grossPnl = rupeesToPaisa((fill.price - trade.entryPremium) * trade.quantity);
+    const grossPnl = roundToPaisa((fill.price - trade.entryPremium) * trade.quantity);
     const final = this.runtime.risk.openPositions().find((p) => p.positionId === position.positionId)?.risk;
     const followUps = this.runtime.risk.closePosition(position.positionId, fill.price, time, charges);
     this.open.delete(position.positionId);
@@ -448,7 +444,7 @@ export class ExitDesk {
       reason,
       grossPnl,
       charges,
-      netPnl: rupeesToPaisa(grossPnl - charges),
+      netPnl: roundToPaisa(grossPnl - charges),
       risk: final ?? position.risk,
       orderIds: orders.map((o) => o.clientOrderId),
     };

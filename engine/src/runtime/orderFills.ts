@@ -2,6 +2,7 @@ import type { SchedulerLike } from 'rxjs';
 import type { OrderRouter } from '../execution/orderRouter';
 import { isTerminal } from '../execution/orderStateMachine';
 import type { Order } from '../execution/orderTypes';
+import { roundToPaisa } from '../money';
 
 /**
  * Waits until every order is terminal (a paper order already is), or until `timeoutMs` of engine time has passed:
@@ -45,7 +46,7 @@ export function averageFill(orders: readonly Pick<Order, 'filledQty' | 'avgPrice
     quantity += order.filledQty;
     value += order.filledQty * order.avgPrice;
   }
-  return { quantity, price: quantity > 0 ? Math.round((value / quantity) * 100) / 100 : 0 };
+  return { quantity, price: quantity > 0 ? roundToPaisa(value / quantity) : 0 };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Candle, IntervalMinutes, SignalType } from '../core/types';
+import type { IntervalMinutes, SignalType } from '../core/types';
 
 /**
  * Where a signal is in its life: `armed` (waiting for a tick through the trigger in the next interval),
@@ -41,12 +41,3 @@ export interface StrategyEvent {
   readonly kind: SignalStatus;
   readonly signal: Signal;
 }
-
-/** A candle leaving the pipeline (closed, or a forming update when asked for). */
-export interface CandleEvent {
-  readonly kind: 'candle';
-  readonly candle: Candle;
-}
-
-/** What the strategy pipeline emits: candles for the chart and signal lifecycle events, in time order. */
-export type PipelineEvent = CandleEvent | StrategyEvent;

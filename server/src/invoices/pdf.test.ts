@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CreditNoteRow, InvoiceRow } from '../db';
 import { pdfLines } from '../testing/pdfText';
-import { formatRupees, renderCreditNotePdf, renderInvoicePdf } from './pdf';
+import { renderCreditNotePdf, renderInvoicePdf } from './pdf';
 
 const supplier = {
   legalName: 'Acme Algo Pvt Ltd',
@@ -49,16 +49,6 @@ async function linesOf(pdf: Buffer): Promise<string[]> {
   expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
   return pdfLines(pdf);
 }
-
-describe('formatRupees', () => {
-  it('prints ₹ with Indian grouping and two decimals', () => {
-    expect(formatRupees(589_882)).toBe('₹5,898.82');
-    expect(formatRupees(12_345_678)).toBe('₹1,23,456.78');
-    expect(formatRupees(1_000_000_000)).toBe('₹1,00,00,000.00');
-    expect(formatRupees(0)).toBe('₹0.00');
-    expect(() => formatRupees(1.5)).toThrow(RangeError);
-  });
-});
 
 describe('renderInvoicePdf', () => {
   it('lays out a tax invoice: header, parties, the line, CGST and SGST, total in ₹ and words', async () => {

@@ -4,6 +4,7 @@
 // the rupee sign and Indian digit grouping (₹1,23,456.78): Noto Sans, which has ₹, is embedded from the
 // `@expo-google-fonts/noto-sans` package (the standard PDF fonts lack ₹, and an npm package needs no system font on
 // the trader's or operator's machine). Drawn from the stored rows only, so a document is the same at every download.
+import { formatPaise } from '@optionpilot/engine/money';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
@@ -13,13 +14,6 @@ import type { SupplierSnapshot } from './issue';
 import { rupeesInWords } from './tax';
 
 const IST_DATE = new Intl.DateTimeFormat('en-IN', { timeZone: 'Asia/Kolkata', dateStyle: 'long' });
-const INR = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' });
-
-/** 589882 → "₹5,898.82"; 12345678 → "₹1,23,456.78" (integer paise in, Indian grouping out). */
-export function formatRupees(paise: number): string {
-  if (!Number.isSafeInteger(paise)) throw new RangeError('paise must be a whole number');
-  return INR.format(paise / 100);
-}
 
 const FONT_FILES = {
   regular: '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf',
@@ -186,16 +180,16 @@ function renderTaxDocument(props: {
     y = doc.y + 4;
   };
   for (const [label, value] of props.preamble) total(label, value);
-  total('Taxable value', formatRupees(amounts.taxable_paise));
+  total('Taxable value', formatPaise(amounts.taxable_paise));
   if (invoice.igst_rate_bp > 0) {
-    total(`IGST @ ${percent(invoice.igst_rate_bp)}`, formatRupees(amounts.igst_paise));
+    total(`IGST @ ${percent(invoice.igst_rate_bp)}`, formatPaise(amounts.igst_paise));
   } else {
-    total(`CGST @ ${percent(invoice.cgst_rate_bp)}`, formatRupees(amounts.cgst_paise));
-    total(`SGST @ ${percent(invoice.sgst_rate_bp)}`, formatRupees(amounts.sgst_paise));
+    total(`CGST @ ${percent(invoice.cgst_rate_bp)}`, formatPaise(amounts.cgst_paise));
+    total(`SGST @ ${percent(invoice.sgst_rate_bp)}`, formatPaise(amounts.sgst_paise));
   }
   doc.moveTo(labelX, y).lineTo(right, y).lineWidth(0.5).strokeColor(RULE).stroke();
   y += 6;
-  total('Total', formatRupees(amounts.total_paise), true);
+  total('Total', formatPaise(amounts.total_paise), true);
 
   y += 8;
   doc.font('body').fontSize(9).fillColor(INK);
@@ -234,15 +228,15 @@ export function renderInvoicePdf(invoice: InvoiceRow, options: { compress?: bool
       invoice.description,
       invoice.sac,
       '1',
-      formatRupees(listPrice),
-      discounted ? `−${formatRupees(invoice.discount_paise)}` : formatRupees(0),
-      formatRupees(invoice.taxable_paise),
+      formatPaise(listPrice),
+      discounted ? `−${formatPaise(invoice.discount_paise)}` : formatPaise(0),
+      formatPaise(invoice.taxable_paise),
     ],
     amounts: invoice,
     preamble: discounted
       ? [
-          ['List price', formatRupees(listPrice)],
-          [discountLabel, `−${formatRupees(invoice.discount_paise)}`],
+          ['List price', formatPaise(listPrice)],
+          [discountLabel, `−${formatPaise(invoice.discount_paise)}`],
         ]
       : [],
     closing: 'this is a computer-generated invoice and needs no signature.',
@@ -273,7 +267,7 @@ export function renderCreditNotePdf(
       { header: 'Reason', width: 108, align: 'left' },
       { header: 'Taxable value', width: 75, align: 'right' },
     ],
-    row: ['1', invoice.description, invoice.sac, note.reason, formatRupees(note.taxable_paise)],
+    row: ['1', invoice.description, invoice.sac, note.reason, formatPaise(note.taxable_paise)],
     amounts: note,
     preamble: [],
     closing: 'this is a computer-generated credit note and needs no signature.',

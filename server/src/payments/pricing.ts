@@ -1,20 +1,13 @@
 // Plan prices in integer paise. GST is computed once, here, so the landing page, the order and the invoice agree.
+import { basisPointsOfPaise } from '@optionpilot/engine/money';
 import type { OfferRow, PlanRow } from '../db';
-
-/** Basis points in 100%. */
-const BP_PER_UNIT = 10_000;
 
 /**
  * GST on `basePaise` at `rateBp` basis points, rounded to the nearest paisa with halves rounded up
  * (499900 at 1800 bp → 89982). Integer arithmetic only: no float can turn 899.82 into 899.8199….
  */
 export function gstPaise(basePaise: number, rateBp: number): number {
-  if (!Number.isSafeInteger(basePaise) || basePaise < 0)
-    throw new RangeError('basePaise must be a whole number ≥ 0');
-  if (!Number.isSafeInteger(rateBp) || rateBp < 0) throw new RangeError('rateBp must be a whole number ≥ 0');
-  const product = basePaise * rateBp;
-  if (!Number.isSafeInteger(product)) throw new RangeError('amount too large');
-  return Math.floor((product + BP_PER_UNIT / 2) / BP_PER_UNIT);
+  return basisPointsOfPaise(basePaise, rateBp);
 }
 
 export interface Price {
@@ -49,7 +42,7 @@ export function addMonths(startMs: number, months: number): number {
 
 /** An offer's discount on a price: `discountBp` basis points, nearest paisa with halves up (like GST). */
 export function discountPaise(pricePaise: number, discountBp: number): number {
-  return gstPaise(pricePaise, discountBp);
+  return basisPointsOfPaise(pricePaise, discountBp);
 }
 
 /**

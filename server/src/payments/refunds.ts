@@ -7,6 +7,7 @@
 // exceed the payment) and committed before Razorpay is asked; Razorpay's answer settles it `processed` or
 // `failed`. A refund left `pending` by a crash in between is settled by the `refund.processed` webhook, which
 // names our refund id in its notes.
+import { formatPaise } from '@optionpilot/engine/money';
 import type { refundPaymentSchema } from '../contract';
 import type { Deps } from '../deps';
 import { AppError } from '../errors';
@@ -51,9 +52,6 @@ async function lockPayment(trx: Db, id: number): Promise<PaymentRow | undefined>
     (PaymentRow & { amount_paise: number | string }) | undefined;
   return row ? { ...row, amount_paise: toNumber(row.amount_paise) } : undefined;
 }
-
-const rupeesText = (paise: number) =>
-  `₹${new Intl.NumberFormat('en-IN', { minimumFractionDigits: 2 }).format(paise / 100)}`;
 
 /** Applies the admin's choice to the subscription the payment bought; returns the new end, if changed. */
 async function adjustSubscription(props: {
@@ -128,7 +126,7 @@ async function completeRefund(props: {
     entry: {
       type: 'payment',
       description:
-        `Refund of ${rupeesText(refund.amount_paise)} on payment #${refund.payment_id}` +
+        `Refund of ${formatPaise(refund.amount_paise)} on payment #${refund.payment_id}` +
         (creditNote ? `, credit note ${creditNote.number}` : '') +
         (endAt !== null ? `; subscription now ends ${new Date(endAt).toISOString()}` : ''),
       userId: refund.user_id,
@@ -166,7 +164,7 @@ export async function refundPayment(props: {
     if (left <= 0) throw new AppError('payment_not_refundable');
     if (input.amountPaise > left)
       throw new AppError('validation_failed', {
-        message: `amountPaise: at most ${left} paise (${rupeesText(left)}) of this payment can still be refunded.`,
+        message: `amountPaise: at most ${left} paise (${formatPaise(left)}) of this payment can still be refunded.`,
         field: 'amountPaise',
       });
     const viaProvider = payment.method === 'razorpay';

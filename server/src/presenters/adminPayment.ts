@@ -1,11 +1,11 @@
 // Money rows as admins (and, for their own requests, traders) see them. The screenshot is never inlined: the DTO
 // carries the URL of the route that serves it with a fixed image type.
+import { paiseToRupees } from '@optionpilot/engine/money';
 import type { AdminPaymentDto, PaymentRequestDto } from '../contract';
 import type { PaymentMethod, PaymentRequestRow, PlanRow, UserRow } from '../db';
 import { toNumber } from '../db';
 import { presentUserRef } from './adminUser';
 import { iso, isoOrNull } from './time';
-import { rupees } from './trade';
 
 /** One row of the revenue relation (services/admin/revenue.ts) joined to its user and plan. */
 export interface RevenueRow {
@@ -44,7 +44,7 @@ export function presentRevenueEntry(row: RevenueRow, isTest: boolean, refundedPa
     }),
     method: row.method,
     status: row.status,
-    amount: rupees(amountPaise),
+    amount: paiseToRupees(amountPaise),
     amountPaise,
     utrNumber: row.utr,
     planCode: row.plan_code,
@@ -67,7 +67,7 @@ export function presentPaymentRequest(
 ): PaymentRequestDto {
   return {
     id: row.id,
-    amount: rupees(row.amount_paise),
+    amount: paiseToRupees(row.amount_paise),
     amountPaise: row.amount_paise,
     utrNumber: row.utr_number,
     method: row.method,

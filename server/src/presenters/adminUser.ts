@@ -1,10 +1,10 @@
 // Users as admins see them: the user's own DTO plus the test flag, the masked broker connection and the latest
 // payment. Built only from explicit fields: no password hash and no sealed broker column is ever read here.
+import { paiseToRupees } from '@optionpilot/engine/money';
 import type { AdminUserDto, PaymentDetailsDto, UserRefDto } from '../contract';
 import type { BrokerAccountRow, PaymentRow, UserRow } from '../db';
 import { presentBrokerConnection } from './broker';
 import { iso } from './time';
-import { rupees } from './trade';
 import { brokerSummaryOf, presentUser } from './user';
 
 /** The latest payment received from a user → the spec's paymentDetails. */
@@ -12,7 +12,7 @@ export function presentPaymentDetails(payment: PaymentRow): PaymentDetailsDto {
   return {
     utrNumber: payment.utr ?? payment.provider_payment_id,
     paymentMethod: payment.method,
-    amount: rupees(payment.amount_paise),
+    amount: paiseToRupees(payment.amount_paise),
     amountPaise: payment.amount_paise,
     paymentDate: iso(payment.paid_at),
   };

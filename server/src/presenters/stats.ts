@@ -1,4 +1,5 @@
 // A user's trading figures (`GET /api/user/stats` and the `user:stats` event), from paise to rupees at the edge.
+import { paiseToRupees } from '@optionpilot/engine/money';
 import type { UserStatsDto } from '../contract';
 
 /** What the stats are computed from; money in integer paise. */
@@ -14,20 +15,18 @@ export interface UserStatsInput {
   wins: number;
 }
 
-const rupees = (paise: number) => Math.round(paise) / 100;
-
 /** UserStatsInput → UserStatsDto: rupees with 2 decimals, win rate in percent with 2 decimals; the day's and the
  * all-time P&L include the open P&L. */
 export function presentStats(input: UserStatsInput): UserStatsDto {
   const open = Math.round(input.openPaise);
   return {
-    todayPnl: rupees(Math.round(input.todayRealisedPaise) + open),
-    todayRealisedPnl: rupees(input.todayRealisedPaise),
-    openPnl: rupees(open),
+    todayPnl: paiseToRupees(Math.round(input.todayRealisedPaise) + open),
+    todayRealisedPnl: paiseToRupees(input.todayRealisedPaise),
+    openPnl: paiseToRupees(open),
     openTrades: input.openTrades,
     totalTrades: input.closedTrades,
     winRate: input.closedTrades === 0 ? 0 : Math.round((input.wins / input.closedTrades) * 10_000) / 100,
-    totalPnl: rupees(Math.round(input.totalRealisedPaise) + open),
-    totalRealisedPnl: rupees(input.totalRealisedPaise),
+    totalPnl: paiseToRupees(Math.round(input.totalRealisedPaise) + open),
+    totalRealisedPnl: paiseToRupees(input.totalRealisedPaise),
   };
 }

@@ -1,3 +1,4 @@
+import { paiseToRupees } from '@optionpilot/engine/money';
 import type { PlanDto, SubscriptionDto, SubscriptionStatus } from '../contract';
 import { isoOrNull } from './time';
 
@@ -18,7 +19,7 @@ export function presentSubscription(props: {
     plan,
     startDate: isoOrNull(startAt),
     endDate: isoOrNull(endAt),
-    amount: amountPaise / 100,
+    amount: paiseToRupees(amountPaise),
     amountPaise,
     daysLeft: endAt === null ? null : Math.max(0, Math.ceil((endAt - now) / DAY_MS)),
   };

@@ -1,6 +1,7 @@
 // Who the runtime trades for: the runtime's accounts port and the bot status, decided by one rule
 // (`evaluateEligibility`) over rows read in bulk, so a signal's fan-out reads every candidate in a handful of
 // queries instead of several per user, and the bot-status endpoint can never disagree with the fan-out.
+import { paiseToRupees } from '@optionpilot/engine/money';
 import {
   formatHhMm,
   istMidnightOf,
@@ -115,7 +116,7 @@ export function createAccountDirectory(options: AccountDirectoryOptions): Accoun
           accountId: String(candidate.user.id),
           lots: candidate.trading.trade_quantity,
           targetPoints: candidate.trading.target_points,
-          maxDailyLoss: candidate.settings.max_daily_loss_paise / 100,
+          maxDailyLoss: paiseToRupees(candidate.settings.max_daily_loss_paise),
           paper: result.mode === 'paper',
           brokerKey: result.mode === 'paper' ? 'paper' : (liveSession(candidate.user.id)?.key ?? 'paper'),
         });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { insertUser } from '../db';
 import { testDialects, useTestDatabase } from '../db/testing';
 import type { Realtime } from '../realtime/publisher';
-import { createDbOrderStore, parseIntentKey, toPaise } from './orderStore';
+import { createDbOrderStore, parseIntentKey } from './orderStore';
 
 describe('parseIntentKey', () => {
   it('reads exits (with or without the router leg suffix) and treats everything else as an entry', () => {
@@ -13,14 +13,6 @@ describe('parseIntentKey', () => {
     expect(parseIntentKey('42:stop:1#0')).toEqual({ purpose: 'exit', tradeId: 42 });
     expect(parseIntentKey('7:3:entry#0')).toEqual({ purpose: 'entry', tradeId: null });
     expect(parseIntentKey('x:exit:1#0')).toEqual({ purpose: 'entry', tradeId: null });
-  });
-});
-
-describe('toPaise', () => {
-  it('rounds rupee premiums to whole paise without binary noise', () => {
-    expect(toPaise(100.05)).toBe(10_005);
-    expect(toPaise(0.1 + 0.2)).toBe(30);
-    expect(toPaise(123.456)).toBe(12_346);
   });
 });
 

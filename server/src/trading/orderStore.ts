@@ -2,6 +2,7 @@
 // (`order_events`, SEBI: kept 5 years) and a `logs` row in the same transaction; writes arriving together are
 // committed together (group commit); `admin:log` is published only after the commit. A repeated intent key (unique index) is the engine's DuplicateIntentError, which is what
 // makes an entry idempotent across restarts and processes.
+import { rupeesToPaise } from '@optionpilot/engine/money';
 import { DuplicateIntentError, type Order, type OrderState, type OrderStore } from '@optionpilot/engine';
 import {
   appendLog,
@@ -25,11 +26,6 @@ import {
 import { createGroupCommit } from '../db/groupCommit';
 import { presentLog } from '../presenters/log';
 import type { Realtime } from '../realtime/publisher';
-
-/** Integer paise of a rupee price (premiums are ₹0.05 multiples; rounding removes binary noise). */
-export function toPaise(rupees: number): number {
-  return Math.round(rupees * 100);
-}
 
 /**
  * What an intent key says about an order. Keys are `<signalId>:<userId>:entry#<leg>` for entries,
@@ -79,11 +75,11 @@ function mutableColumns(order: Order) {
     broker_order_id: order.brokerOrderId ?? null,
     order_type: order.type,
     quantity: order.quantity,
-    price_paise: order.price === undefined ? null : toPaise(order.price),
-    trigger_price_paise: order.triggerPrice === undefined ? null : toPaise(order.triggerPrice),
+    price_paise: order.price === undefined ? null : rupeesToPaise(order.price),
+    trigger_price_paise: order.triggerPrice === undefined ? null : rupeesToPaise(order.triggerPrice),
     status: order.state,
     filled_quantity: order.filledQty,
-    average_price_paise: toPaise(order.avgPrice),
+    average_price_paise: rupeesToPaise(order.avgPrice),
     fill_ids: JSON.stringify(order.fillIds),
     pending_amendment: order.pendingAmendment === undefined ? null : JSON.stringify(order.pendingAmendment),
     protected_from: order.protectedFrom ?? null,

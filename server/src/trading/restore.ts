@@ -1,6 +1,7 @@
 // After a restart the runtime resumes every open trade with its stops where they were (its `risk_state`), and
 // each account's realised P&L of the day, so the daily loss lock survives the restart. Read from the database, the
 // one place positions are persisted.
+import { paiseToRupees } from '@optionpilot/engine/money';
 import {
   breachesDailyLoss,
   createPositionRisk,
@@ -30,9 +31,9 @@ export interface Restored {
 function riskOf(trade: TradeRow): PositionRiskState {
   if (trade.risk_state !== null) return JSON.parse(trade.risk_state) as PositionRiskState;
   return createPositionRisk({
-    entryPrice: trade.entry_price_paise / 100,
-    stopLoss: (trade.entry_price_paise - trade.stop_loss_paise) / 100,
-    target: (trade.target_paise - trade.entry_price_paise) / 100,
+    entryPrice: paiseToRupees(trade.entry_price_paise),
+    stopLoss: paiseToRupees(trade.entry_price_paise - trade.stop_loss_paise),
+    target: paiseToRupees(trade.target_paise - trade.entry_price_paise),
     entryTime: trade.opened_at,
   });
 }
@@ -60,7 +61,7 @@ function tradeOpenOf(
     legs,
     entryTime: trade.opened_at,
     entryIndex: 0,
-    entryPremium: trade.entry_price_paise / 100,
+    entryPremium: paiseToRupees(trade.entry_price_paise),
     paper: trade.paper,
     risk,
     orderIds,
@@ -83,9 +84,9 @@ export async function loadRestored(
   for (const userId of userIds) {
     const state: AccountRiskState = {
       accountId: String(userId),
-      maxDailyLoss: (settingsOf.get(userId)?.max_daily_loss_paise ?? 0) / 100,
+      maxDailyLoss: paiseToRupees(settingsOf.get(userId)?.max_daily_loss_paise ?? 0),
       tradingDate: props.tradingDate(props.now),
-      realisedPnl: (realised.get(userId) ?? 0) / 100,
+      realisedPnl: paiseToRupees(realised.get(userId) ?? 0),
       unrealised: {},
       locked: false,
     };
@@ -124,7 +125,7 @@ export async function loadRestored(
         .map((o) => ({
           clientOrderId: o.client_order_id,
           filledQty: o.filled_quantity,
-          avgPrice: o.average_price_paise / 100,
+          avgPrice: paiseToRupees(o.average_price_paise),
         })),
     });
   }

@@ -1,6 +1,7 @@
 // The trading runtime's store port on the database: signals, trades (open, moved stops, closed) and, through the
 // order store, every order before it reaches a broker. Each write is one short transaction; the runtime emits its
 // event only after the write resolved, so a socket never hears of a write that was rolled back (STYLE §7).
+import { rupeesToPaise } from '@optionpilot/engine/money';
 import type { RuntimeStore, StrategyEvent, TradeClose, TradeOpen } from '@optionpilot/engine';
 import {
   appendLog,
@@ -18,7 +19,7 @@ import {
   type TradeRow,
 } from '../db';
 import type { Realtime } from '../realtime/publisher';
-import { createDbOrderStore, toPaise } from './orderStore';
+import { createDbOrderStore } from './orderStore';
 
 /** What the event publisher needs of a write: the rows as committed. */
 export interface StoredRows {
@@ -31,7 +32,7 @@ export interface StoredRows {
   releaseSignal(signalId: string): void;
 }
 
-function rupees(value: number): string {
+function rupeeText(value: number): string {
   return `₹${value.toFixed(2)}`;
 }
 
@@ -102,9 +103,9 @@ export function createRuntimeStore(props: {
         expiry_at: trade.expiryAt,
         lots: trade.lots,
         quantity: trade.quantity,
-        entry_price_paise: toPaise(trade.entryPremium),
-        stop_loss_paise: toPaise(trade.risk.stopPrice),
-        target_paise: toPaise(trade.risk.targetPrice),
+        entry_price_paise: rupeesToPaise(trade.entryPremium),
+        stop_loss_paise: rupeesToPaise(trade.risk.stopPrice),
+        target_paise: rupeesToPaise(trade.risk.targetPrice),
         paper: trade.paper,
         risk_state: JSON.stringify(trade.risk),
         opened_at: trade.entryTime,
@@ -115,7 +116,7 @@ export function createRuntimeStore(props: {
       }
       const logRow = await appendLog(trx, {
         event_type: 'trade',
-        description: `${mode} trade #${row.id} opened: BUY ${trade.quantity} ${trade.symbol} @ ${rupees(trade.entryPremium)} on ${trade.type} signal #${trade.signalId}; stop ${rupees(trade.risk.stopPrice)}, target ${rupees(trade.risk.targetPrice)}`,
+        description: `${mode} trade #${row.id} opened: BUY ${trade.quantity} ${trade.symbol} @ ${rupeeText(trade.entryPremium)} on ${trade.type} signal #${trade.signalId}; stop ${rupeeText(trade.risk.stopPrice)}, target ${rupeeText(trade.risk.targetPrice)}`,
         user_id: userId,
         data: {
           tradeId: row.id,
@@ -135,8 +136,8 @@ export function createRuntimeStore(props: {
   async function saveRisk(tradeId: string, risk: TradeOpen['risk']): Promise<void> {
     const row = await updateTrade(knex, Number(tradeId), {
       risk_state: JSON.stringify(risk),
-      stop_loss_paise: toPaise(risk.stopPrice),
-      target_paise: toPaise(risk.targetPrice),
+      stop_loss_paise: rupeesToPaise(risk.stopPrice),
+      target_paise: rupeesToPaise(risk.targetPrice),
     });
     if (row !== undefined) trades.set(tradeId, row);
   }
@@ -147,28 +148,28 @@ export function createRuntimeStore(props: {
     const result = await knex.transaction(async (trx) => {
       await updateTrade(trx, id, {
         risk_state: JSON.stringify(closing.risk),
-        stop_loss_paise: toPaise(closing.risk.stopPrice),
-        target_paise: toPaise(closing.risk.targetPrice),
+        stop_loss_paise: rupeesToPaise(closing.risk.stopPrice),
+        target_paise: rupeesToPaise(closing.risk.targetPrice),
       });
       const row = await closeTrade(trx, id, {
-        exit_price_paise: toPaise(closing.exitPremium),
-        pnl_paise: toPaise(closing.netPnl),
-        charges_paise: toPaise(closing.charges),
+        exit_price_paise: rupeesToPaise(closing.exitPremium),
+        pnl_paise: rupeesToPaise(closing.netPnl),
+        charges_paise: rupeesToPaise(closing.charges),
         exit_reason: reason,
         closed_at: closing.exitTime,
       });
       if (row === undefined) return undefined;
       const logRow = await appendLog(trx, {
         event_type: 'trade',
-        description: `${row.paper ? 'Paper' : 'Live'} trade #${id} closed (${reason}): SELL ${row.quantity} ${row.symbol} @ ${rupees(closing.exitPremium)}; net P&L ${rupees(closing.netPnl)} after ${rupees(closing.charges)} charges`,
+        description: `${row.paper ? 'Paper' : 'Live'} trade #${id} closed (${reason}): SELL ${row.quantity} ${row.symbol} @ ${rupeeText(closing.exitPremium)}; net P&L ${rupeeText(closing.netPnl)} after ${rupeeText(closing.charges)} charges`,
         user_id: row.user_id,
         data: {
           tradeId: id,
           exitPrice: closing.exitPremium,
           reason: closing.reason,
-          grossPaise: toPaise(closing.grossPnl),
-          chargesPaise: toPaise(closing.charges),
-          netPaise: toPaise(closing.netPnl),
+          grossPaise: rupeesToPaise(closing.grossPnl),
+          chargesPaise: rupeesToPaise(closing.charges),
+          netPaise: rupeesToPaise(closing.netPnl),
         },
       });
       return { row, logRow };

@@ -4,6 +4,7 @@
 // (accounts.ts), each account's broker (brokerFactory.ts: paper, or the live adapter over the trader's session from
 // brokerSessions.ts), the socket publisher (eventPublisher.ts) and the admin controls
 // (controls.ts). See README.md in this folder for the flow, restart and the session modes.
+import { paiseToRupees, rupeesToPaise } from '@optionpilot/engine/money';
 import { asyncScheduler, interval, Subscription, type SchedulerLike } from 'rxjs';
 import {
   TradingRuntime,
@@ -43,7 +44,6 @@ import {
   type MarketContext,
 } from './market';
 import { CANDLE_INTERVALS, createMarketView, type CandleInterval, type MarketView } from './marketView';
-import { toPaise } from './orderStore';
 import { loadRestored } from './restore';
 import { createRuntimeStore } from './runtimeStore';
 import { presentStrategyInfo } from './strategyInfo';
@@ -202,7 +202,7 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
     },
     running: () => live !== undefined,
     engineNow,
-    unrealisedPaise: (userId) => toPaise(live?.runtime.unrealisedPnl(String(userId)) ?? 0),
+    unrealisedPaise: (userId) => rupeesToPaise(live?.runtime.unrealisedPnl(String(userId)) ?? 0),
     openTradeCount: (userId) => live?.runtime.positions(String(userId)).length ?? 0,
   });
   const { botStatus, pushBotStatus, statsFor } = board;
@@ -491,7 +491,7 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
       await live?.brokerFeed?.feed.refresh();
       const [candidate] = await listTradingCandidates(knex, [userId]);
       if (candidate !== undefined && live !== undefined) {
-        live.runtime.configureAccount(String(userId), candidate.settings.max_daily_loss_paise / 100);
+        live.runtime.configureAccount(String(userId), paiseToRupees(candidate.settings.max_daily_loss_paise));
       }
       await pushBotStatus(userId);
       // The trader may have chosen another strategy: the panel shows the one now followed.

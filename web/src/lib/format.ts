@@ -1,5 +1,6 @@
 // Display formatting for money and time. Money travels as integer paise (decisions.md) and is shown in rupees with
 // Indian digit grouping; times travel as UTC and are shown in India Standard Time whatever the browser's zone is.
+import { formatPaise } from '@optionpilot/engine/money';
 
 const inr = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' });
 
@@ -23,8 +24,8 @@ export const EMPTY_VALUE = '—';
 /** Formats integer paise as rupees, e.g. 589882 → "₹5,898.82", 1234567800 → "₹1,23,45,678.00". */
 export function formatInr(paise: number): string {
   if (!Number.isFinite(paise)) return EMPTY_VALUE;
-  // Integer division first keeps 0.1 + 0.2 style float noise out of the rupee value.
-  return inr.format(Math.round(paise) / 100);
+  // A fraction of a paisa (a sum from the wire) is rounded off rather than refused: the screen must show something.
+  return formatPaise(Math.round(paise));
 }
 
 /** Formats a rupee amount (the few wire fields named in rupees), e.g. 4999 → "₹4,999.00". */

@@ -2,6 +2,7 @@
 // MARKET and IOC orders from algos since 1 Apr 2026, so the capabilities ask the router for protected LIMIT orders
 // and stop-limit stops (STOPLOSS variety), and a raw MARKET / SL-M that reaches this adapter is refused here, never
 // sent. Updates come from the order-status socket, with the order book polled while it is down (orderUpdates.ts).
+import { rupeesToPaise } from '@optionpilot/engine/money';
 import type { Observable } from 'rxjs';
 import {
   BrokerError,
@@ -236,7 +237,7 @@ export class AngelBroker implements Broker {
       path: ANGEL_PATHS.rms,
       schema: angelRmsSchema,
     });
-    return { netPaise: Math.round(rms.net * 100), availableCashPaise: Math.round(rms.availablecash * 100) };
+    return { netPaise: rupeesToPaise(rms.net), availableCashPaise: rupeesToPaise(rms.availablecash) };
   }
 
   /** The day's fills (trade book). */

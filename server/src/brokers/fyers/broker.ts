@@ -1,6 +1,7 @@
 // The order adapter for one Fyers account: the engine's `Broker` port over Fyers API v3's synchronous order
 // endpoints (`/api/v3/orders/sync`), the order book, the trade book and positions. Updates come from the order
 // socket with the order book polled as the fallback (`orderUpdates.ts`).
+import { roundToPaisa } from '@optionpilot/engine/money';
 import { asyncScheduler, type Observable, type SchedulerLike } from 'rxjs';
 import {
   BrokerError,
@@ -255,6 +256,6 @@ export class FyersBroker implements Broker {
     const qty = fills.reduce((sum, t) => sum + t.tradedQty, 0);
     if (qty === 0) return row;
     const value = fills.reduce((sum, t) => sum + t.tradedQty * t.tradePrice, 0);
-    return { ...row, tradedPrice: Math.round((value / qty) * 100) / 100 };
+    return { ...row, tradedPrice: roundToPaisa(value / qty) };
   }
 }

@@ -1,6 +1,7 @@
 // Commands of the user resource: settings, the bot switch and broker credentials. Each writes in one short
 // transaction (with its audit entry where the change matters to an audit), then, after the commit, tells the
 // trading engine to re-evaluate the user (which pushes `bot:status`).
+import { rupeesToPaise } from '@optionpilot/engine/money';
 import type { z } from 'zod';
 import type {
   botSwitchSchema,
@@ -51,7 +52,7 @@ export async function updateUserSettings(props: {
     userId,
     {
       auto_trading: input.autoTrading,
-      max_daily_loss_paise: input.maxDailyLoss * 100,
+      max_daily_loss_paise: rupeesToPaise(input.maxDailyLoss),
       trading_start: input.tradingHoursStart,
       trading_end: input.tradingHoursEnd,
       notify_push: input.notifications.push,

@@ -1,5 +1,6 @@
 // The overview's read-only tabs: logs (the audit trail), signals and trades with their users, each one page
 // filtered on the server, newest first. Trades also carry the totals of every trade matching the filters.
+import { paiseToRupees, rupeesToPaise } from '@optionpilot/engine/money';
 import type { z } from 'zod';
 import type {
   AdminLogDto,
@@ -24,7 +25,6 @@ import { presentAdminTrade } from '../../presenters/adminTrade';
 import { presentUserRef } from '../../presenters/adminUser';
 import { presentLog } from '../../presenters/log';
 import { presentSignal } from '../../presenters/signal';
-import { rupees } from '../../presenters/trade';
 import { inWindow, likePattern, pageOf, whereUserMatches, windowOf } from './listing';
 
 const toSignal = rowMapper<SignalRow>(['executed']);
@@ -140,10 +140,7 @@ export async function listAdminTrades(props: {
   const openIds = (await filtered().where('trades.status', 'open').select('trades.id')) as Array<{
     id: unknown;
   }>;
-  const openPnlPaise = openIds.reduce(
-    (sum, row) => sum + Math.round((markPnl(toNumber(row.id)) ?? 0) * 100),
-    0,
-  );
+  const openPnlPaise = openIds.reduce((sum, row) => sum + rupeesToPaise(markPnl(toNumber(row.id)) ?? 0), 0);
   const [sums] = (await filtered().select(
     db.raw('count(*) as n'),
     db.raw("sum(case when trades.status = 'closed' then 1 else 0 end) as closed"),
@@ -159,11 +156,11 @@ export async function listAdminTrades(props: {
     summary: {
       total: countOf(sums),
       winRate: closed === 0 ? 0 : Math.round((toNumber(sums?.wins) / closed) * 10_000) / 100,
-      totalPnl: rupees(totalPnlPaise),
+      totalPnl: paiseToRupees(totalPnlPaise),
       totalPnlPaise,
-      realisedPnl: rupees(realisedPnlPaise),
+      realisedPnl: paiseToRupees(realisedPnlPaise),
       realisedPnlPaise,
-      openPnl: rupees(openPnlPaise),
+      openPnl: paiseToRupees(openPnlPaise),
       openPnlPaise,
       openTrades: toNumber(sums?.open),
     },

@@ -1,5 +1,6 @@
 // Plan figures for the landing page. Money stays in integer paise (DOMAIN.md §5) and is formatted only for display
 // (formatInr of lib/format), so the page shows exactly what the server charges (589882 paise a month).
+import { basisPointsOfPaise, formatPaiseWhole } from '@optionpilot/engine/money';
 
 /** Monthly plan price before tax: ₹4,999.00. */
 export const PLAN_PRICE_PAISE = 499_900;
@@ -13,15 +14,9 @@ export interface PriceBreakdown {
   totalPaise: number;
 }
 
-/** GST on an amount in paise, rounded half-up to the paisa using integer maths only (no float drift). */
-export function gstPaise(basePaise: number, ratePercent: number = GST_RATE_PERCENT): number {
-  if (!Number.isSafeInteger(basePaise) || basePaise < 0) {
-    throw new RangeError(`basePaise must be a non-negative integer, got ${basePaise}`);
-  }
-  if (!Number.isSafeInteger(ratePercent) || ratePercent < 0) {
-    throw new RangeError(`ratePercent must be a non-negative integer, got ${ratePercent}`);
-  }
-  return Math.floor((basePaise * ratePercent + 50) / 100);
+/** GST on an amount in paise at `rateBp` basis points (as the server's gstPaise), rounded half-up to the paisa. */
+export function gstPaise(basePaise: number, rateBp: number = GST_RATE_PERCENT * 100): number {
+  return basisPointsOfPaise(basePaise, rateBp);
 }
 
 /** Base, GST and total of a plan price, all in paise. */
@@ -30,14 +25,5 @@ export function priceBreakdown(basePaise: number = PLAN_PRICE_PAISE): PriceBreak
   return { basePaise, gstPaise: gst, totalPaise: basePaise + gst };
 }
 
-// Whole-rupee figures for headline stats ("₹4,999"), where ".00" would only add noise.
-const inrWholeFormatter = new Intl.NumberFormat('en-IN', {
-  style: 'currency',
-  currency: 'INR',
-  maximumFractionDigits: 0,
-});
-
-/** Formats paise as whole rupees, e.g. 499900 → "₹4,999". */
-export function formatInrWhole(paise: number): string {
-  return inrWholeFormatter.format(paise / 100);
-}
+/** Formats paise as whole rupees for headline stats, e.g. 499900 → "₹4,999". */
+export const formatInrWhole = formatPaiseWhole;

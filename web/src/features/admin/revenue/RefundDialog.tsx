@@ -1,6 +1,7 @@
 // Refund of one payment (issue 11): all or part of what is left of it, a reason (printed on the GST credit note)
 // and what happens to the subscription it paid for. Razorpay payments are refunded through Razorpay; UPI, bank
 // and test payments are recorded here after the admin has returned the money.
+import { paiseToRupees, rupeesToPaise } from '@optionpilot/engine/money';
 import { useState } from 'react';
 import { Alert, Button, Group, Modal, NumberInput, Select, Stack, TextInput } from '@mantine/core';
 import type { AdminPaymentDto, RefundPaymentRequest } from '@optionpilot/server/contract';
@@ -15,11 +16,6 @@ const END_ACTIONS = [
   { value: 'set', label: 'Set a new end date' },
 ];
 
-/** Rupees typed by the admin → whole paise (₹1,234.56 → 123456). */
-export function rupeesToPaise(rupees: number): number {
-  return Math.round(rupees * 100);
-}
-
 export function RefundDialog({
   row,
   onClose,
@@ -28,7 +24,7 @@ export function RefundDialog({
   onClose: (changed: boolean) => void;
 }) {
   const leftPaise = row.amountPaise - row.refundedPaise;
-  const [rupees, setRupees] = useState<number | string>(leftPaise / 100);
+  const [rupees, setRupees] = useState<number | string>(paiseToRupees(leftPaise));
   const [reason, setReason] = useState('');
   const [endAction, setEndAction] = useState<RefundPaymentRequest['endAction']>('keep');
   const [endDate, setEndDate] = useState('');
@@ -63,7 +59,7 @@ export function RefundDialog({
           value={rupees}
           onChange={setRupees}
           min={0.01}
-          max={leftPaise / 100}
+          max={paiseToRupees(leftPaise)}
           decimalScale={2}
           thousandSeparator=","
         />

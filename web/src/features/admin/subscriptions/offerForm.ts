@@ -1,6 +1,7 @@
 // The offer form's model (Add and Edit): what the admin types, and the POST body or the PATCH of only the fields
 // that changed, checked by the server's own schemas. Validity is shown as IST calendar days: "from" is the start of
 // its day, "until" includes its whole day (the server stores the first instant after it, UTC).
+import { paiseToRupees, parseRupeesToPaise } from '@optionpilot/engine/money';
 import {
   offerSchema,
   patchOfferSchema,
@@ -9,7 +10,7 @@ import {
   type NewOfferRequest,
 } from '@optionpilot/server/contract';
 import { fieldErrorsOf, type FieldErrors } from '../../../lib/fieldErrors';
-import { fromIstDay, rupeesToPaise, toIstDay } from '../users/userForm';
+import { fromIstDay, toIstDay } from '../users/userForm';
 
 const DAY_MS = 86_400_000;
 
@@ -77,7 +78,8 @@ export function offerFormOf(offer: AdminOfferDto): OfferFormValues {
     code: offer.code ?? '',
     discountKind: offer.discountAmountPaise === null ? 'percent' : 'amount',
     discountPercent: offer.discountPercent ?? 10,
-    discountRupees: offer.discountAmountPaise === null ? '' : (offer.discountAmountPaise / 100).toFixed(2),
+    discountRupees:
+      offer.discountAmountPaise === null ? '' : paiseToRupees(offer.discountAmountPaise).toFixed(2),
     planCode: offer.planCode ?? '',
     validFrom: toIstDay(offer.validFrom),
     validUntil: lastIstDay(offer.validTill),
@@ -95,7 +97,7 @@ function wireFields(form: OfferFormValues) {
       ? {
           discountPercent: typeof form.discountPercent === 'number' ? form.discountPercent : Number.NaN,
         }
-      : { discountAmountPaise: rupeesToPaise(form.discountRupees) }),
+      : { discountAmountPaise: parseRupeesToPaise(form.discountRupees) }),
     planCode: form.planCode === '' ? null : form.planCode,
     validFrom: fromIstDay(form.validFrom),
     validTill: untilIstDay(form.validUntil),

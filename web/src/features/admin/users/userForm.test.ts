@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeAdminUser } from '../test/userSamples';
-import { buildUserPatch, fromIstDay, initialUserForm, rupeesToPaise, toIstDay } from './userForm';
+import { buildUserPatch, fromIstDay, initialUserForm, toIstDay } from './userForm';
 
 describe('user edit form', () => {
   const user = makeAdminUser({ subscriptionEndDate: '2026-04-01T18:30:00.000Z' });
@@ -9,12 +9,6 @@ describe('user edit form', () => {
     expect(toIstDay('2026-04-01T18:30:00.000Z')).toBe('2026-04-02');
     expect(fromIstDay('2026-04-02')).toBe('2026-04-01T18:30:00.000Z');
     expect(fromIstDay('')).toBeNull();
-  });
-
-  it('reads rupees into paise and refuses anything else', () => {
-    expect(rupeesToPaise('5,898.82')).toBe(589_882);
-    expect(rupeesToPaise('4999')).toBe(499_900);
-    expect(rupeesToPaise('12.345')).toBeNaN();
   });
 
   it('sends only the changed fields', () => {

@@ -1,4 +1,5 @@
 // The Edit dialog's form model: what is shown, and the PATCH body of only the fields that changed.
+import { parseRupeesToPaise } from '@optionpilot/engine/money';
 import { patchUserSchema, type AdminUserDto, type PatchUserRequest } from '@optionpilot/server/contract';
 import { fieldErrorsOf, type FieldErrors } from '../../../lib/fieldErrors';
 
@@ -68,13 +69,6 @@ export function initialUserForm(user: AdminUserDto): UserFormValues {
   };
 }
 
-/** Rupees as typed ("5,898.82") → integer paise, or NaN. */
-export function rupeesToPaise(text: string): number {
-  const cleaned = text.replace(/,/g, '').trim();
-  if (!/^\d+(\.\d{1,2})?$/.test(cleaned)) return Number.NaN;
-  return Math.round(Number(cleaned) * 100);
-}
-
 export type PatchResult =
   { ok: true; body: PatchUserRequest } | { ok: false; errors: FieldErrors<UserFormField> };
 
@@ -97,7 +91,7 @@ export function buildUserPatch(user: AdminUserDto, form: UserFormValues): PatchR
     body.paymentDetails = {
       utrNumber: form.utrNumber,
       paymentMethod: form.paymentMethod,
-      amountPaise: rupeesToPaise(form.amountRupees),
+      amountPaise: parseRupeesToPaise(form.amountRupees),
       paymentDate: fromIstDay(form.paymentDate) ?? '',
     };
   }
