@@ -77,6 +77,23 @@ describe('createReplayFeed', () => {
     expect(feed.simulated).toBe(true);
   });
 
+  it('wakes for an action scheduled from outside while it waits for a later tick', () => {
+    const pace = realClock();
+    const feed = createReplayFeed({ ticks: [ticks[0] as Tick, ticks[3] as Tick], speed: 1, pace });
+    const seen: string[] = [];
+    feed.ticks$.subscribe((t) => seen.push(`tick @${t.time - T0} real ${pace.now()}`));
+    // 10 s in, something outside the steps (a controls reload) schedules an engine deadline 5 s later.
+    pace.schedule(() => {
+      feed.scheduler.schedule(
+        () => seen.push(`deadline @${feed.scheduler.now() - T0} real ${pace.now()}`),
+        5_000,
+      );
+    }, 10_000);
+    feed.start();
+    pace.flush();
+    expect(seen).toEqual(['tick @0 real 0', 'deadline @15000 real 15000', 'tick @60000 real 60000']);
+  });
+
   it('drops and counts a tick older than the last one played, without quoting it or moving the clock back', () => {
     const pace = realClock();
     const late: Tick[] = [

@@ -1,7 +1,6 @@
 import { asyncScheduler } from 'rxjs';
-import type { SchedulerLike, Subscription } from 'rxjs';
+import type { SchedulerAction, SchedulerLike, Subscription } from 'rxjs';
 import { createSteppingClock } from '../clock/virtualClock';
-import type { ScaledScheduler } from '../clock/scaledScheduler';
 import type { Tick } from '../core/types';
 import type { FeedSource } from './feedSource';
 import { createSyntheticFeed } from './syntheticFeed';
@@ -43,9 +42,9 @@ export interface ReplayFeed extends FeedSource {
   /**
    * the engine clock: virtual time that moves only when the replay moves it, so it never passes a tick the feed
    * has not delivered, whatever the speed. Give it to the runtime, the paper broker and everything else that
-   * keeps market time.
+   * keeps market time. Between steps it shows the paced time, short of the next tick or deadline.
    */
-  readonly scheduler: ScaledScheduler;
+  readonly scheduler: SchedulerLike;
   /** ticks dropped for being older than the last one played, as the runtime drops them (not emitted, not quoted) */
   readonly dropped: number;
 }
@@ -94,6 +93,34 @@ export function createReplayFeed(options: ReplayFeedOptions): ReplayFeed {
 
   const target = (): number => anchorVirtual + (pace.now() - anchorReal) * speed;
 
+  /**
+   * Between steps, with no work in flight, lets the clock show the paced time (for whoever reads or schedules from
+   * outside the steps), short of the next tick and the next deadline; inside a step or while its work settles the
+   * clock shows the step's instant, as in a backtest.
+   */
+  function catchUpClock(): void {
+    if (!running || stepping || settling) return;
+    const due = clock.nextDue() ?? Number.POSITIVE_INFINITY;
+    const limit = pending?.time ?? Number.POSITIVE_INFINITY;
+    const at = Math.min(Math.floor(target()), due - 1, limit - 1);
+    if (at > clock.scheduler.now()) clock.advanceTo(at);
+  }
+
+  const scheduler: SchedulerLike = {
+    now() {
+      catchUpClock();
+      return clock.scheduler.now();
+    },
+    schedule<T>(
+      work: (this: SchedulerAction<T>, state?: T) => void,
+      delay?: number,
+      state?: T,
+    ): Subscription {
+      catchUpClock();
+      return clock.scheduler.schedule(work, delay, state);
+    },
+  };
+
   function sleepUntil(at: number): void {
     timer?.unsubscribe();
     timerAt = at;
@@ -136,65 +163,78 @@ export function createReplayFeed(options: ReplayFeedOptions): ReplayFeed {
   function run(): void {
     if (!running || stepping || (settling && !stalled)) return;
     stepping = true;
+    let caughtUp = false;
     try {
-      const began = pace.now();
-      for (;;) {
-        // stop() from a subscriber ends the steps at once
-        if (!running) return;
-        // Never past an undelivered tick.
-        const limit = pending?.time ?? Number.POSITIVE_INFINITY;
-        const now = target();
-        const due = clock.nextDue();
-        if (due !== undefined && due < limit && due <= now) {
-          // A deadline before the next tick (candle close, signal expiry, square-off) fires at its own instant.
-          clock.advanceTo(due);
-          // While stalled the work in flight is still being waited for: its own timers may fire, nothing else.
-          if (!settling && awaitSettle()) return;
-        } else if (pending !== null && pending.time <= now && !settling) {
-          const tick = pending;
-          pending = pull();
-          if (tick.time < lastPlayed) {
-            // Out of order: the runtime would drop it too, and quoting options at its price would be a second
-            // market. The clock never goes back.
-            dropped += 1;
-            continue;
-          }
-          lastPlayed = tick.time;
-          // Deadlines at the tick's own instant fire just before it, as in a backtest.
-          clock.advanceTo(tick.time);
-          emit(tick);
-          if (awaitSettle()) return;
-        } else {
-          if (pending === null && !endReported) {
-            endReported = true;
-            options.onEnd?.();
-          }
-          // Nothing is due yet: the clock shows the paced time (never a tick's instant before its delivery).
-          if (!settling && now < limit) clock.advanceTo(Math.floor(now));
-          // Wake for the next deadline before the tick, or the tick; while work settles, only for its timers.
-          const deadline = due !== undefined && due < limit ? due : Number.POSITIVE_INFINITY;
-          const wake = settling ? deadline : Math.min(deadline, limit);
-          if (wake === Number.POSITIVE_INFINITY) {
-            timer?.unsubscribe();
-            timer = undefined;
-            timerAt = wake;
-          } else {
-            sleepUntil(wake);
-          }
-          return;
-        }
-        if (pace.now() - began >= SLICE_MS) {
-          // Let the server's I/O in; the replay catches up on the next turn.
-          sleepUntil(Number.NEGATIVE_INFINITY);
-          return;
-        }
-      }
+      caughtUp = steps();
     } finally {
       stepping = false;
     }
+    if (caughtUp) waitForNext();
   }
 
-  const feed = createSyntheticFeed('replay', { ...options, scheduler: clock.scheduler }, (outlet) => {
+  /** Takes every step the pace allows now; true when it stopped because nothing more is due yet. */
+  function steps(): boolean {
+    const began = pace.now();
+    for (;;) {
+      // stop() from a subscriber ends the steps at once
+      if (!running) return false;
+      // Never past an undelivered tick.
+      const limit = pending?.time ?? Number.POSITIVE_INFINITY;
+      const now = target();
+      const due = clock.nextDue();
+      if (due !== undefined && due < limit && due <= now) {
+        // A deadline before the next tick (candle close, signal expiry, square-off) fires at its own instant.
+        clock.advanceTo(due);
+        // While stalled the work in flight is still being waited for: its own timers may fire, nothing else.
+        if (!settling && awaitSettle()) return false;
+      } else if (pending !== null && pending.time <= now && !settling) {
+        const tick = pending;
+        pending = pull();
+        if (tick.time < lastPlayed) {
+          // Out of order: the runtime would drop it too, and quoting options at its price would be a second
+          // market. The clock never goes back.
+          dropped += 1;
+          continue;
+        }
+        lastPlayed = tick.time;
+        // Deadlines at the tick's own instant fire just before it, as in a backtest.
+        clock.advanceTo(tick.time);
+        emit(tick);
+        if (awaitSettle()) return false;
+      } else {
+        return true;
+      }
+      if (pace.now() - began >= SLICE_MS) {
+        // Let the server's I/O in; the replay catches up on the next turn.
+        sleepUntil(Number.NEGATIVE_INFINITY);
+        return false;
+      }
+    }
+  }
+
+  /** Nothing is due yet: sleep until the next deadline before the next tick, or the tick. */
+  function waitForNext(): void {
+    if (pending === null && !endReported) {
+      endReported = true;
+      options.onEnd?.();
+    }
+    // The clock shows the paced time meanwhile (never a tick's instant before its delivery).
+    catchUpClock();
+    const limit = pending?.time ?? Number.POSITIVE_INFINITY;
+    const due = clock.nextDue();
+    const deadline = due !== undefined && due < limit ? due : Number.POSITIVE_INFINITY;
+    // While work settles (stalled), only for the timers it may wait on: its end wakes the steps again.
+    const wake = settling ? deadline : Math.min(deadline, limit);
+    if (wake === Number.POSITIVE_INFINITY) {
+      timer?.unsubscribe();
+      timer = undefined;
+      timerAt = wake;
+    } else {
+      sleepUntil(wake);
+    }
+  }
+
+  const feed = createSyntheticFeed('replay', { ...options, scheduler }, (outlet) => {
     emit = (tick) => outlet.emit(tick);
     return {
       start() {
@@ -215,7 +255,7 @@ export function createReplayFeed(options: ReplayFeedOptions): ReplayFeed {
   });
   return {
     ...feed,
-    scheduler: clock.scheduler,
+    scheduler,
     get dropped() {
       return dropped;
     },
