@@ -1,4 +1,5 @@
 import { VirtualTimeScheduler } from 'rxjs';
+import type { SchedulerAction, Subscription } from 'rxjs';
 import { createScaledScheduler } from './scaledScheduler';
 import type { ScaledScheduler } from './scaledScheduler';
 
@@ -24,10 +25,35 @@ export interface SteppingClock {
   nextDue(): number | undefined;
 }
 
+/** Options of {@link createSteppingClock}. */
+export interface SteppingClockOptions {
+  /**
+   * told the instant (epoch ms) of every action scheduled through the clock's `schedule` (not of reschedules from
+   * inside a running action): lets whoever steps the clock wake earlier than planned (the live replay's pacer)
+   */
+  readonly onSchedule?: (due: number) => void;
+}
+
 /** Creates a stepping virtual clock starting at `startAt` (epoch ms). */
-export function createSteppingClock(startAt: number): SteppingClock {
+export function createSteppingClock(startAt: number, options: SteppingClockOptions = {}): SteppingClock {
   const base = new VirtualTimeScheduler(undefined, Number.POSITIVE_INFINITY);
-  const scheduler = createScaledScheduler({ speed: 1, startAt, base });
+  const scaled = createScaledScheduler({ speed: 1, startAt, base });
+  const { onSchedule } = options;
+  const scheduler: ScaledScheduler =
+    onSchedule === undefined
+      ? scaled
+      : {
+          ...scaled,
+          schedule<T>(
+            work: (this: SchedulerAction<T>, state?: T) => void,
+            delay = 0,
+            state?: T,
+          ): Subscription {
+            const subscription = scaled.schedule(work, delay, state);
+            onSchedule(scaled.now() + Math.max(0, delay));
+            return subscription;
+          },
+        };
   return {
     scheduler,
     advanceTo(time) {

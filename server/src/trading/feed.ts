@@ -1,7 +1,9 @@
 // The market feed chosen by `FEED` and the engine clock it runs on.
 // - `sim`: the engine's seeded simulated NIFTY on a scaled clock starting now (`SIM_SPEED`× real time).
-// - `replay:<file>`: the recorded CSV (ticks or 1-minute candles) played on a scaled clock that starts at the file's
-//   first timestamp, so candles and signals fall where they fell that day. Recordings carry no option prices: the
+// - `replay:<file>`: the recorded CSV (ticks or 1-minute candles) played at `SIM_SPEED`× real time on an engine clock
+//   the replay itself drives from the file's first timestamp: the clock moves to each tick's instant (deadlines
+//   before it fire first) and waits for the engine's work, so candles, signals and trades equal the backtest's at
+//   any speed. Out-of-order rows are dropped and counted when the file is read. Recordings carry no option prices: the
 //   engine's replay feed quotes options with Black–Scholes from the index (ATM IV 14 %, skew, r 6.5 %; see
 //   engine/src/feeds/README.md), the same model the simulation uses.
 // - a registered broker's FEED name (`kite`, `upstox`, …): its live feed over the FEED_ACCOUNT's session
@@ -34,8 +36,9 @@ export interface ConfiguredFeed {
 }
 
 /**
- * Builds the configured feed and its clock; `scheduler` overrides the clock (tests). `seed` is the simulation's
- * seed (SIM_SEED, or a random one the caller logs).
+ * Builds the configured feed and its clock; `scheduler` overrides the clock (tests): with a replay it is the real
+ * clock that paces the replay, whose own engine clock is returned. `seed` is the simulation's seed (SIM_SEED, or a
+ * random one the caller logs).
  */
 export async function createConfiguredFeed(props: {
   feed: string;
@@ -47,6 +50,8 @@ export async function createConfiguredFeed(props: {
   resume?: { time: number; price: number };
   /** logs what a replay file's rows did not deliver (out-of-order rows dropped) */
   warn?: (message: string) => void;
+  /** a replay waits for this after each step of its clock (the runtime's `idle()`), as the backtester does */
+  settle?: () => Promise<unknown> | undefined;
   /** builds a broker's live feed (a registered broker's FEED name); without it broker feeds are refused */
   brokerFeed?: (broker: BrokerType) => Promise<FeedSource>;
 }): Promise<ConfiguredFeed> {
@@ -85,8 +90,14 @@ export async function createConfiguredFeed(props: {
         `FEED=${feed}: ${dropped} row(s) earlier than the row before were dropped, as the live feed drops an out-of-order tick (first at line ${firstDroppedLine ?? '?'})`,
       );
     }
-    const scheduler = props.scheduler ?? createScaledScheduler({ speed: props.speed, startAt: first.time });
-    return { source: createReplayFeed({ ticks, scheduler, quotes }), scheduler };
+    const source = createReplayFeed({
+      ticks,
+      speed: props.speed,
+      quotes,
+      ...(props.scheduler === undefined ? {} : { pace: props.scheduler }),
+      ...(props.settle === undefined ? {} : { settle: props.settle }),
+    });
+    return { source, scheduler: source.scheduler };
   }
   const broker = Object.hasOwn(BROKER_FEEDS, feed) ? BROKER_FEEDS[feed] : undefined;
   if (broker !== undefined && props.brokerFeed !== undefined) {

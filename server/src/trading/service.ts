@@ -63,7 +63,10 @@ export interface TradingServiceOptions {
   config: Config;
   publisher: Realtime;
   logger: Logger;
-  /** the engine clock; default a scaled scheduler running SIM_SPEED× real time */
+  /**
+   * the engine clock; default a scaled scheduler running SIM_SPEED× real time. With FEED=replay: the real clock
+   * that paces the replay (the replay drives an engine clock of its own).
+   */
   scheduler?: SchedulerLike;
   /** replaces the configured feed (tests drive a scripted feed on a virtual clock) */
   feed?: FeedSource;
@@ -246,6 +249,8 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
             ...(options.scheduler === undefined ? {} : { scheduler: options.scheduler }),
             ...(resume === undefined ? {} : { resume }),
             warn: (message) => log.warn(message),
+            // A replay moves its clock on only once the engine's work on the last step is done.
+            settle: () => live?.runtime.idle(),
             brokerFeed: async (broker) => {
               brokerFeed = await buildBrokerFeed({
                 broker,
