@@ -56,7 +56,7 @@ export class EntryDesk {
   ensureAccount(accountId: string, maxDailyLoss: number, account?: RuntimeAccount): boolean {
     const registered = this.accounts.get(accountId);
     const wanted = account === undefined ? undefined : brokerKeyOf(account);
-    const flat = !this.entering.has(accountId) && this.runtime.risk.openPositions(accountId).length === 0;
+    const flat = !this.entering.has(accountId) && !this.runtime.risk.hasOpenPosition(accountId);
     if (registered === undefined || (wanted !== undefined && wanted !== registered && flat)) {
       this.register(accountId, account);
       this.accounts.set(accountId, wanted ?? 'restored');

@@ -1,7 +1,7 @@
 import type { Subscription } from 'rxjs';
 import { roundTripCharges } from '../charges/charges';
 import type { ExitInstruction } from '../risk/riskManager';
-import { unrealisedPnl } from '../risk/positionRisk';
+import { copyPositionRisk, unrealisedPnl } from '../risk/positionRisk';
 import type { PositionRiskState } from '../risk/positionRisk';
 import { DISCONNECTED_BROKER } from '../execution/disconnectedBroker';
 import { isTerminal } from '../execution/orderStateMachine';
@@ -68,6 +68,7 @@ function rupeesToPaisa(value: number): number {
  */
 export class ExitDesk {
   private readonly open = new Map<string, OpenTrade>();
+  /** symbols quoted since the last `flushRisk` */
   private readonly dirty = new Set<string>();
   private readonly retries = new Set<Subscription>();
   private readonly stops: RestingStops;
@@ -127,7 +128,7 @@ export class ExitDesk {
    */
   async restoreExits(): Promise<void> {
     for (const [tradeId, record] of this.open) {
-      const position = this.runtime.risk.openPositions().find((p) => p.positionId === tradeId);
+      const position = this.runtime.risk.position(tradeId);
       if (position === undefined) continue;
       if (averageFill(record.soldBefore).quantity >= position.quantity) {
         this.exit({
@@ -152,7 +153,7 @@ export class ExitDesk {
 
   /** The broker filled a resting stop by itself: the trade closes on that fill. */
   private stopFilledAtBroker(positionId: string): void {
-    const position = this.runtime.risk.openPositions().find((p) => p.positionId === positionId);
+    const position = this.runtime.risk.position(positionId);
     if (position === undefined) return;
     this.exit({
       positionId,
@@ -171,21 +172,14 @@ export class ExitDesk {
 
   /** The earliest square-off among open positions. */
   nextSquareOff(): number | undefined {
-    let next: number | undefined;
-    for (const position of this.runtime.risk.openPositions()) {
-      const at = position.risk.exit === undefined ? position.risk.squareOffAt : null;
-      // MAX_SAFE_INTEGER is "never" (the always-open demo): no timer for it.
-      if (at !== null && at < Number.MAX_SAFE_INTEGER && (next === undefined || at < next)) next = at;
-    }
-    return next;
+    return this.runtime.risk.nextSquareOff();
   }
 
+  /** A quote of a held symbol: only the positions on it are updated, in place (nothing allocated per quote). */
   onPrice(symbol: string, premium: number, time: number): void {
     const exits = this.runtime.risk.onPrice(symbol, premium, time);
-    for (const position of this.runtime.risk.openPositions()) {
-      if (position.symbol === symbol) this.dirty.add(position.positionId);
-    }
-    for (const instruction of exits) this.exit(instruction);
+    this.dirty.add(symbol);
+    for (let i = 0; i < exits.length; i++) this.exit(exits[i] as ExitInstruction);
   }
 
   onTime(time: number): void {
@@ -217,13 +211,20 @@ export class ExitDesk {
     for (const position of this.runtime.risk.openPositions()) await this.sell(position, reason, time);
   }
 
-  /** Persists moved stops and reports each open trade's mark-to-market P&L. */
+  /**
+   * Persists moved stops and reports each open trade's mark-to-market P&L: the trades on the symbols quoted since
+   * the last flush. What is persisted and published is a copy (the live risk state moves with every quote).
+   */
   async flushRisk(): Promise<void> {
-    const ids = [...this.dirty];
+    const symbols = new Set(this.dirty);
     this.dirty.clear();
-    for (const id of ids) {
+    const quoted = this.runtime.risk.openPositions().filter((p) => symbols.has(p.symbol));
+    for (const { positionId: id } of quoted) {
       const record = this.open.get(id);
-      const position = this.runtime.risk.openPositions().find((p) => p.positionId === id);
+      // a copy taken now: an earlier position's save may have let prices move this one
+      const position = this.runtime.risk
+        .openPositions(record?.trade.accountId)
+        .find((p) => p.positionId === id);
       if (record === undefined || position === undefined) continue;
       const key = riskKey(position.risk);
       const stopMoved = key !== record.persistedKey;
@@ -262,7 +263,7 @@ export class ExitDesk {
 
   private async runExit(instruction: ExitInstruction): Promise<void> {
     const record = this.open.get(instruction.positionId);
-    const position = this.runtime.risk.openPositions().find((p) => p.positionId === instruction.positionId);
+    const position = this.runtime.risk.position(instruction.positionId);
     if (record === undefined || position === undefined || record.exiting) return;
     record.exiting = true;
     let filled = false;
@@ -381,7 +382,7 @@ export class ExitDesk {
    */
   async closeAtBroker(positionId: string, time: number): Promise<boolean> {
     const record = this.open.get(positionId);
-    const position = this.runtime.risk.openPositions().find((p) => p.positionId === positionId);
+    const position = this.runtime.risk.position(positionId);
     if (record === undefined || position === undefined || record.exiting) return false;
     record.exiting = true;
     try {
@@ -432,10 +433,10 @@ export class ExitDesk {
       this.options.chargeRates,
     ).total;
     const grossPnl = rupeesToPaisa((fill.price - trade.entryPremium) * trade.quantity);
-    const final = this.runtime.risk.openPositions().find((p) => p.positionId === position.positionId)?.risk;
+    const live = this.runtime.risk.position(position.positionId)?.risk;
+    const final = live === undefined ? undefined : copyPositionRisk(live);
     const followUps = this.runtime.risk.closePosition(position.positionId, fill.price, time, charges);
     this.open.delete(position.positionId);
-    this.dirty.delete(position.positionId);
     this.stops.forget(position.positionId);
     const close = {
       tradeId: position.positionId,

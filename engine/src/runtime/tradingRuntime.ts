@@ -478,10 +478,14 @@ export class TradingRuntime {
   }
 
   private nextDeadline(): number {
+    // Runs on every tick: no array, no iterator.
     let next = Number.POSITIVE_INFINITY;
-    for (const at of [this.hub.closesAt, this.book.nextExpiry, this.exits.nextSquareOff()]) {
-      if (at !== undefined && at < next) next = at;
-    }
+    const closesAt = this.hub.closesAt;
+    if (closesAt !== undefined && closesAt < next) next = closesAt;
+    const expiry = this.book.nextExpiry;
+    if (expiry !== undefined && expiry < next) next = expiry;
+    const squareOff = this.exits.nextSquareOff();
+    if (squareOff !== undefined && squareOff < next) next = squareOff;
     return next;
   }
 
