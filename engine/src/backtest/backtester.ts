@@ -214,13 +214,14 @@ export class Backtester {
       onCandle: (candle) => {
         if (candle.closed && candle.interval === options.params.interval) this.candles.push(candle);
       },
+      formingCandles: false,
       events: (event) => this.onEvent(event),
       ...(options.freezeQuantity === undefined ? {} : { freezeQuantity: options.freezeQuantity }),
       ...(options.charges === undefined ? {} : { chargeRates: options.charges }),
       trailing: options.trailing ?? true,
       targetMode: options.targetMode ?? 'fixed',
     });
-    quotes.quotes$.subscribe((quote) => runtime.onQuote(quote));
+    quotes.onQuote((quote) => runtime.onQuote(quote));
     runtime.start();
     this.clock = clock;
     this.quotes = quotes;

@@ -125,6 +125,9 @@ export class RiskManager {
   private lastTradingDate = '';
   private readonly onePositionPerAccount: boolean;
   private pass = 0;
+  /** the earliest square-off, recomputed only after a position came, went, exited or resolved its square-off */
+  private squareOffDue: number | undefined;
+  private squareOffStale = true;
 
   constructor(options: RiskManagerOptions = {}, snapshot?: RiskSnapshot) {
     this.tradingDateOf = options.tradingDate ?? istDate;
@@ -231,12 +234,15 @@ export class RiskManager {
 
   /** The earliest square-off among positions without an exit (MAX_SAFE_INTEGER is "never": left out). */
   nextSquareOff(): number | undefined {
+    if (!this.squareOffStale) return this.squareOffDue;
     let next: number | undefined;
     for (const position of this.positions.values()) {
       const { risk } = position;
       const at = risk.exit === undefined ? risk.squareOffAt : null;
       if (at !== null && at < Number.MAX_SAFE_INTEGER && (next === undefined || at < next)) next = at;
     }
+    this.squareOffDue = next;
+    this.squareOffStale = false;
     return next;
   }
 
@@ -291,12 +297,12 @@ export class RiskManager {
       // (it would have exited at this premium already), the same unrealised P&L.
       if (premium === risk.lastPrice && risk.squareOffAt !== null && time < risk.squareOffAt) continue;
       const account = this.roll(position.accountId, time);
+      if (risk.squareOffAt === null) this.squareOffStale = true;
       const exit = applyPrice(risk, premium, time);
-      if (exit !== undefined) {
-        (exits ??= []).push(this.exited(position, exit));
-      } else if (account !== undefined && account.maxDailyLoss > 0) {
-        position.mark = paise(unrealisedPnl(risk, premium, position.quantity));
-      }
+      if (exit !== undefined) (exits ??= []).push(this.exited(position, exit));
+      // Only a loss limit reads the marks; `unrealised()` and `dayPnl()` price open positions on demand.
+      if (account === undefined || !(account.maxDailyLoss > 0)) continue;
+      if (exit === undefined) position.mark = paise(unrealisedPnl(risk, premium, position.quantity));
       position.pass = pass;
       marked = true;
     }
@@ -364,6 +370,7 @@ export class RiskManager {
     const position = this.positions.get(positionId);
     if (position === undefined) return NO_EXITS;
     this.positions.delete(positionId);
+    this.squareOffStale = true;
     removeFrom(this.bySymbol.get(position.symbol), position);
     if (this.bySymbol.get(position.symbol)?.length === 0) this.bySymbol.delete(position.symbol);
     removeFrom(this.byAccount.get(position.accountId), position);
@@ -393,6 +400,7 @@ export class RiskManager {
       pass: 0,
     };
     this.positions.set(held.positionId, held);
+    this.squareOffStale = true;
     let onSymbol = this.bySymbol.get(held.symbol);
     if (onSymbol === undefined) this.bySymbol.set(held.symbol, (onSymbol = []));
     onSymbol.push(held);
@@ -422,6 +430,7 @@ export class RiskManager {
 
   /** A position's exit was decided (its state holds it): marked at the exit price and returned as an order. */
   private exited(position: HeldPosition, exit: PositionExit): ExitInstruction {
+    this.squareOffStale = true;
     // The exit price is the best estimate of the realised figure until the exit order fills.
     const account = this.accounts.get(position.accountId);
     if (account !== undefined && account.maxDailyLoss > 0)

@@ -51,6 +51,8 @@ export interface TradingRuntimeOptions {
   /** extra candle intervals built for charts (closed and forming candles go to `onCandle`) */
   readonly chartIntervals?: readonly IntervalMinutes[];
   readonly onCandle?: (candle: Candle) => void;
+  /** whether `onCandle` also gets each interval's forming candle after every tick (default true: charts) */
+  readonly formingCandles?: boolean;
   readonly events: (event: RuntimeEvent) => void;
   /** when positions opened at `time` are squared off (default the calendar's square-off time) */
   readonly squareOffAt?: (time: number) => number | null;
@@ -109,6 +111,9 @@ export class TradingRuntime {
   /** accounts whose positions are being reconciled with their broker */
   private readonly checking = new Set<string>();
   private readonly work = new Set<Promise<unknown>>();
+  /** scratch lists of the per-tick path, emptied before each use (their contents never outlive the call) */
+  private readonly closedScratch: Candle[] = [];
+  private readonly eventScratch: BookEvent[] = [];
   private signalChain: Promise<unknown> = Promise.resolve();
   private lastTime = Number.NEGATIVE_INFINITY;
   private lastIndexValue = Number.NaN;
@@ -188,14 +193,18 @@ export class TradingRuntime {
     }
     this.lastTime = tick.time;
     this.advanceTo(tick.time);
-    const closed: Candle[] = [];
+    // Both scratch lists are empty here: every use below empties them (only when filled: `length = 0` costs).
+    const closed = this.closedScratch;
+    const events = this.eventScratch;
     const accepted = this.hub.push(tick, closed);
-    const events: BookEvent[] = [];
-    for (const candle of closed) this.candleClosed(candle, events);
+    if (closed.length > 0) {
+      for (let i = 0; i < closed.length; i++) this.candleClosed(closed[i] as Candle, events);
+      closed.length = 0;
+    }
     if (accepted) {
       this.acceptedTickCount += 1;
       this.lastIndexValue = tick.price;
-      if (this.options.onCandle) {
+      if (this.options.onCandle && this.options.formingCandles !== false) {
         for (const interval of this.hub.intervals) {
           const forming = this.hub.forming(interval);
           if (forming) this.options.onCandle(forming);
@@ -205,7 +214,11 @@ export class TradingRuntime {
     } else {
       this.book.advanceTo(tick.time, events);
     }
-    this.handle(events);
+    if (events.length > 0) {
+      // `handle` is synchronous and keeps the events, never the list
+      this.handle(events);
+      events.length = 0;
+    }
     this.scheduleDeadline();
   }
 
