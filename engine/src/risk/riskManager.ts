@@ -66,8 +66,16 @@ export interface OpenPositionInput {
   readonly risk: PositionRiskConfig;
 }
 
+/** An account as the manager holds it: its risk state (undefined until configured) and its open positions. */
+interface AccountSlot {
+  state: AccountRiskState | undefined;
+  readonly positions: HeldPosition[];
+}
+
 /** A position as the manager holds it: its risk state is updated in place by every price. */
 interface HeldPosition {
+  /** its account, held directly: a price reaches the account of each position without a lookup */
+  readonly slot: AccountSlot;
   readonly positionId: string;
   readonly accountId: string;
   readonly symbol: string;
@@ -115,10 +123,9 @@ function removeFrom(list: HeldPosition[] | undefined, position: HeldPosition): v
  */
 export class RiskManager {
   private tradingStateValue: TradingState = 'ACTIVE';
-  private readonly accounts = new Map<string, AccountRiskState>();
+  private readonly slots = new Map<string, AccountSlot>();
   private readonly positions = new Map<string, HeldPosition>();
   private readonly bySymbol = new Map<string, HeldPosition[]>();
-  private readonly byAccount = new Map<string, HeldPosition[]>();
   private readonly tradingDateOf: (time: number) => string;
   /** the IST day number and trading date of the last lookup: prices arrive many times a second */
   private lastDay = Number.NaN;
@@ -135,7 +142,7 @@ export class RiskManager {
     if (snapshot !== undefined) {
       this.tradingStateValue = snapshot.tradingState;
       for (const account of Object.values(snapshot.accounts))
-        this.accounts.set(account.accountId, { ...account, unrealised: {} });
+        this.slotOf(account.accountId).state = { ...account, unrealised: {} };
       for (const position of Object.values(snapshot.positions)) {
         const mark = snapshot.accounts[position.accountId]?.unrealised[position.positionId];
         this.hold(position, mark);
@@ -153,7 +160,7 @@ export class RiskManager {
   /** The whole state as plain JSON data (copies). */
   toJSON(): RiskSnapshot {
     const accounts: Record<string, AccountRiskState> = {};
-    for (const accountId of this.accounts.keys()) {
+    for (const accountId of this.slots.keys()) {
       const account = this.account(accountId);
       if (account !== undefined) accounts[accountId] = account;
     }
@@ -178,17 +185,18 @@ export class RiskManager {
 
   /** Adds an account or changes its daily loss limit (rupees). */
   configureAccount(accountId: string, maxDailyLoss: number): void {
-    const current = this.accounts.get(accountId) ?? createAccountRisk(accountId, maxDailyLoss);
-    this.accounts.set(accountId, { ...current, maxDailyLoss });
+    const slot = this.slotOf(accountId);
+    const current = slot.state ?? createAccountRisk(accountId, maxDailyLoss);
+    slot.state = { ...current, maxDailyLoss };
   }
 
   /** The account's risk state (after rolling to the session of `time` when given), with its positions' marks. */
   account(accountId: string, time?: number): AccountRiskState | undefined {
     if (time !== undefined) this.roll(accountId, time);
-    const account = this.accounts.get(accountId);
+    const account = this.slots.get(accountId)?.state;
     if (account === undefined) return undefined;
     const unrealised: Record<string, number> = {};
-    for (const position of this.byAccount.get(accountId) ?? []) {
+    for (const position of this.slots.get(accountId)?.positions ?? []) {
       if (position.mark !== undefined) unrealised[position.positionId] = position.mark;
     }
     return { ...account, unrealised };
@@ -196,7 +204,7 @@ export class RiskManager {
 
   /** Day P&L of an account, realised plus unrealised at the last prices. */
   dayPnl(accountId: string): number {
-    const account = this.accounts.get(accountId);
+    const account = this.slots.get(accountId)?.state;
     if (account === undefined) return 0;
     return Math.round((account.realisedPnl + this.unrealised(accountId)) * 100) / 100;
   }
@@ -204,7 +212,7 @@ export class RiskManager {
   /** Unrealised P&L of an account's open positions at their last prices, rupees. */
   unrealised(accountId: string): number {
     let sum = 0;
-    for (const position of this.byAccount.get(accountId) ?? []) {
+    for (const position of this.slots.get(accountId)?.positions ?? []) {
       const { risk } = position;
       sum += unrealisedPnl(risk, risk.exit?.price ?? risk.lastPrice, position.quantity);
     }
@@ -213,7 +221,8 @@ export class RiskManager {
 
   /** Open positions (including those whose exit is in flight), as copies. */
   openPositions(accountId?: string): readonly RiskPosition[] {
-    const held = accountId === undefined ? this.positions.values() : (this.byAccount.get(accountId) ?? []);
+    const held =
+      accountId === undefined ? this.positions.values() : (this.slots.get(accountId)?.positions ?? []);
     return [...held].map(published);
   }
 
@@ -224,7 +233,7 @@ export class RiskManager {
 
   /** Whether the account holds an open position (including one whose exit is in flight). */
   hasOpenPosition(accountId: string): boolean {
-    return (this.byAccount.get(accountId)?.length ?? 0) > 0;
+    return (this.slots.get(accountId)?.positions?.length ?? 0) > 0;
   }
 
   /** How many positions are open. */
@@ -288,6 +297,7 @@ export class RiskManager {
     if (held === undefined) return NO_EXITS;
     let exits: ExitInstruction[] | undefined;
     const pass = (this.pass += 1);
+    const tradingDate = this.tradingDate(time);
     let marked = false;
     for (let i = 0; i < held.length; i++) {
       const position = held[i] as HeldPosition;
@@ -296,7 +306,7 @@ export class RiskManager {
       // The same premium again before the square-off changes nothing: no new high, no stop or target crossed
       // (it would have exited at this premium already), the same unrealised P&L.
       if (premium === risk.lastPrice && risk.squareOffAt !== null && time < risk.squareOffAt) continue;
-      const account = this.roll(position.accountId, time);
+      const account = this.rollSlot(position.slot, tradingDate);
       if (risk.squareOffAt === null) this.squareOffStale = true;
       const exit = applyPrice(risk, premium, time);
       if (exit !== undefined) (exits ??= []).push(this.exited(position, exit));
@@ -311,7 +321,7 @@ export class RiskManager {
     for (let i = 0; i < held.length; i++) {
       const position = held[i] as HeldPosition;
       if (position.pass !== pass) continue;
-      const flattened = this.enforceDailyLoss(position.accountId, time);
+      const flattened = this.enforceSlot(position.slot, position.accountId, time);
       if (flattened.length > 0) (exits ??= []).push(...flattened);
     }
     return exits ?? NO_EXITS;
@@ -373,12 +383,11 @@ export class RiskManager {
     this.squareOffStale = true;
     removeFrom(this.bySymbol.get(position.symbol), position);
     if (this.bySymbol.get(position.symbol)?.length === 0) this.bySymbol.delete(position.symbol);
-    removeFrom(this.byAccount.get(position.accountId), position);
-    if (this.byAccount.get(position.accountId)?.length === 0) this.byAccount.delete(position.accountId);
+    removeFrom(position.slot.positions, position);
     const account = this.roll(position.accountId, time);
     if (account === undefined) return NO_EXITS;
     const pnl = (exitPrice - position.risk.entryPrice) * position.quantity - charges;
-    this.accounts.set(position.accountId, realise(account, positionId, pnl));
+    position.slot.state = realise(account, positionId, pnl);
     return this.enforceDailyLoss(position.accountId, time);
   }
 
@@ -387,9 +396,11 @@ export class RiskManager {
     const previous = this.positions.get(position.positionId);
     if (previous !== undefined) {
       removeFrom(this.bySymbol.get(previous.symbol), previous);
-      removeFrom(this.byAccount.get(previous.accountId), previous);
+      removeFrom(previous.slot.positions, previous);
     }
+    const slot = this.slotOf(position.accountId);
     const held: HeldPosition = {
+      slot,
       positionId: position.positionId,
       accountId: position.accountId,
       symbol: position.symbol,
@@ -404,9 +415,7 @@ export class RiskManager {
     let onSymbol = this.bySymbol.get(held.symbol);
     if (onSymbol === undefined) this.bySymbol.set(held.symbol, (onSymbol = []));
     onSymbol.push(held);
-    let ofAccount = this.byAccount.get(held.accountId);
-    if (ofAccount === undefined) this.byAccount.set(held.accountId, (ofAccount = []));
-    ofAccount.push(held);
+    slot.positions.push(held);
     return held;
   }
 
@@ -421,18 +430,27 @@ export class RiskManager {
   }
 
   private roll(accountId: string, time: number): AccountRiskState | undefined {
-    const account = this.accounts.get(accountId);
-    if (account === undefined) return undefined;
-    const rolled = rollSession(account, this.tradingDate(time));
-    if (rolled !== account) this.accounts.set(accountId, rolled);
-    return rolled;
+    const slot = this.slots.get(accountId);
+    return slot === undefined ? undefined : this.rollSlot(slot, this.tradingDate(time));
+  }
+
+  private rollSlot(slot: AccountSlot, tradingDate: string): AccountRiskState | undefined {
+    const account = slot.state;
+    if (account === undefined || account.tradingDate === tradingDate) return account;
+    return (slot.state = rollSession(account, tradingDate));
+  }
+
+  private slotOf(accountId: string): AccountSlot {
+    let slot = this.slots.get(accountId);
+    if (slot === undefined) this.slots.set(accountId, (slot = { state: undefined, positions: [] }));
+    return slot;
   }
 
   /** A position's exit was decided (its state holds it): marked at the exit price and returned as an order. */
   private exited(position: HeldPosition, exit: PositionExit): ExitInstruction {
     this.squareOffStale = true;
     // The exit price is the best estimate of the realised figure until the exit order fills.
-    const account = this.accounts.get(position.accountId);
+    const account = position.slot.state;
     if (account !== undefined && account.maxDailyLoss > 0)
       position.mark = paise(unrealisedPnl(position.risk, exit.price, position.quantity));
     return this.instruction(position, exit);
@@ -479,14 +497,21 @@ export class RiskManager {
   }
 
   private enforceDailyLoss(accountId: string, time: number): readonly ExitInstruction[] {
-    const account = this.accounts.get(accountId);
+    const slot = this.slots.get(accountId);
+    return slot === undefined ? NO_EXITS : this.enforceSlot(slot, accountId, time);
+  }
+
+  private enforceSlot(slot: AccountSlot, accountId: string, time: number): readonly ExitInstruction[] {
+    const account = slot.state;
     if (account === undefined || account.locked || !(account.maxDailyLoss > 0)) return NO_EXITS;
     let day = account.realisedPnl;
-    for (const position of this.byAccount.get(accountId) ?? []) {
-      if (position.mark !== undefined) day += position.mark;
+    const { positions } = slot;
+    for (let i = 0; i < positions.length; i++) {
+      const mark = (positions[i] as HeldPosition).mark;
+      if (mark !== undefined) day += mark;
     }
     if (!(paise(day) <= -account.maxDailyLoss)) return NO_EXITS;
-    this.accounts.set(accountId, { ...account, locked: true });
+    slot.state = { ...account, locked: true };
     return this.forceAll((p) => p.accountId === accountId, 'DAILY_LOSS', time);
   }
 }
