@@ -160,14 +160,14 @@ export async function openFanoutRig(
     brokerOf: () => 'bench',
     strategyRowId: () => null,
   });
-  let runtime: TradingRuntime | undefined;
   const directory = createAccountDirectory({
     db,
     config: { simSession: 'always' },
     clock: createManualClock(now),
     market: () => market,
     strategySet: () => set,
-    runtime: () => runtime,
+    // the runtime below: the directory asks for it only once trading runs
+    runtime: () => engine,
   });
   let executedAt = 0;
   let opened = 0;
@@ -177,7 +177,7 @@ export async function openFanoutRig(
     allOpened = resolve;
   });
   const broker = options.broker ?? slowBroker;
-  runtime = new TradingRuntime({
+  const engine: TradingRuntime = new TradingRuntime({
     calendar: alwaysOpenCalendar,
     expiries: market.expiries,
     scheduler,
@@ -202,7 +202,6 @@ export async function openFanoutRig(
       options.events?.(event);
     },
   });
-  const engine = runtime;
   engine.start();
 
   async function enterAll(): Promise<{ executedAt: number; signalSeen: number; allOpenedAt: number }> {
