@@ -82,8 +82,11 @@ interface HeldPosition {
   readonly quantity: number;
   readonly openedAt: number;
   risk: MutablePositionRiskState;
-  /** unrealised P&L last marked for the account's loss limit (rupees, to the paisa); undefined until marked */
-  mark: number | undefined;
+  /**
+   * unrealised P&L last marked for the account's loss limit (rupees, to the paisa); NaN until marked (not
+   * undefined: a field that may hold undefined boxes every number stored in it, once per quote)
+   */
+  mark: number;
   /** the `onPrice` pass that last marked it, so the loss limit is checked once per account and price */
   pass: number;
 }
@@ -145,7 +148,7 @@ export class RiskManager {
         this.slotOf(account.accountId).state = { ...account, unrealised: {} };
       for (const position of Object.values(snapshot.positions)) {
         const mark = snapshot.accounts[position.accountId]?.unrealised[position.positionId];
-        this.hold(position, mark);
+        this.hold(position, mark ?? Number.NaN);
       }
     }
   }
@@ -197,7 +200,7 @@ export class RiskManager {
     if (account === undefined) return undefined;
     const unrealised: Record<string, number> = {};
     for (const position of this.slots.get(accountId)?.positions ?? []) {
-      if (position.mark !== undefined) unrealised[position.positionId] = position.mark;
+      if (!Number.isNaN(position.mark)) unrealised[position.positionId] = position.mark;
     }
     return { ...account, unrealised };
   }
@@ -280,7 +283,7 @@ export class RiskManager {
       openedAt: input.time,
       risk: createPositionRisk({ entryTime: input.time, ...input.risk }),
     };
-    return { ok: true, position: published(this.hold(position, undefined)) };
+    return { ok: true, position: published(this.hold(position, Number.NaN)) };
   }
 
   /**
@@ -288,7 +291,7 @@ export class RiskManager {
    * contracts are bought, so their stop, target and square-off still apply.
    */
   adoptPosition(position: RiskPosition): void {
-    this.hold(position, undefined);
+    this.hold(position, Number.NaN);
   }
 
   /** Feeds a premium for `symbol`: returns the exits it triggers (stops, targets, square-off, daily loss). */
@@ -392,7 +395,7 @@ export class RiskManager {
   }
 
   /** Takes a position in (a copy of its risk state: the manager updates its own in place). */
-  private hold(position: RiskPosition, mark: number | undefined): HeldPosition {
+  private hold(position: RiskPosition, mark: number): HeldPosition {
     const previous = this.positions.get(position.positionId);
     if (previous !== undefined) {
       removeFrom(this.bySymbol.get(previous.symbol), previous);
@@ -508,7 +511,7 @@ export class RiskManager {
     const { positions } = slot;
     for (let i = 0; i < positions.length; i++) {
       const mark = (positions[i] as HeldPosition).mark;
-      if (mark !== undefined) day += mark;
+      if (!Number.isNaN(mark)) day += mark;
     }
     if (!(paise(day) <= -account.maxDailyLoss)) return NO_EXITS;
     slot.state = { ...account, locked: true };
