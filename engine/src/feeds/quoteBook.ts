@@ -56,6 +56,7 @@ export function createQuoteBook(
     },
     publish(spot, time) {
       const current = list;
+      if (current.length === 0) return;
       for (let i = 0; i < current.length; i++) emit(current[i] as string, spot, time);
     },
   };

@@ -135,9 +135,62 @@ function close(state: PositionRiskState, reason: ExitReason, price: number, time
 /** A position's risk state as its owner holds it: updated in place by {@link applyPrice}, copied to publish. */
 export type MutablePositionRiskState = { -readonly [K in keyof PositionRiskState]: PositionRiskState[K] };
 
-/** A copy of a risk state: what is persisted or published, so later prices never change it. */
-export function copyPositionRisk(state: PositionRiskState): MutablePositionRiskState {
-  return { ...state };
+/** A copy of a risk state as plain data: what is persisted or published, so later prices never change it. */
+export function copyPositionRisk(state: PositionRiskState): PositionRiskState {
+  const { squareOffTime, exit, ...fields } = state;
+  return {
+    ...fields,
+    ...(squareOffTime === undefined ? {} : { squareOffTime }),
+    ...(exit === undefined ? {} : { exit }),
+  };
+}
+
+/**
+ * The owner's copy of a risk state, which {@link applyPrice} updates in place. A class, so every owned state has
+ * one shape with its fields in the object itself: the per-quote stores write numbers in place instead of boxing
+ * them (what a spread copy's out-of-object fields did).
+ */
+class OwnedPositionRisk implements MutablePositionRiskState {
+  entryPrice: number;
+  stopLoss: number;
+  target: number;
+  trailing: boolean;
+  targetMode: TargetMode;
+  lockDistance: number;
+  targetStep: number;
+  squareOffTime: string | undefined;
+  squareOffAt: number | null;
+  initialStop: number;
+  stopPrice: number;
+  targetPrice: number;
+  highWater: number;
+  targetHits: number;
+  lastPrice: number;
+  exit: PositionExit | undefined;
+
+  constructor(state: PositionRiskState) {
+    this.entryPrice = state.entryPrice;
+    this.stopLoss = state.stopLoss;
+    this.target = state.target;
+    this.trailing = state.trailing;
+    this.targetMode = state.targetMode;
+    this.lockDistance = state.lockDistance;
+    this.targetStep = state.targetStep;
+    this.squareOffTime = state.squareOffTime;
+    this.squareOffAt = state.squareOffAt;
+    this.initialStop = state.initialStop;
+    this.stopPrice = state.stopPrice;
+    this.targetPrice = state.targetPrice;
+    this.highWater = state.highWater;
+    this.targetHits = state.targetHits;
+    this.lastPrice = state.lastPrice;
+    this.exit = state.exit;
+  }
+}
+
+/** A copy of `state` for its owner to update in place with {@link applyPrice}; publish it with `copyPositionRisk`. */
+export function ownPositionRisk(state: PositionRiskState): MutablePositionRiskState {
+  return new OwnedPositionRisk(state);
 }
 
 /**
@@ -203,9 +256,9 @@ function closeInPlace(
  */
 export function onPrice(state: PositionRiskState, premium: number, time: number): PositionRiskStep {
   if (state.exit !== undefined) return { state };
-  const next = copyPositionRisk(state);
+  const next = ownPositionRisk(state);
   const exit = applyPrice(next, premium, time);
-  return exit === undefined ? { state: next } : { state: next, exit };
+  return exit === undefined ? { state: copyPositionRisk(next) } : { state: copyPositionRisk(next), exit };
 }
 
 /** Closes a position for a reason outside the price rules (daily loss, flatten-all, manual, square-off). */

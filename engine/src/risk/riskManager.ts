@@ -3,7 +3,14 @@ import { IST_OFFSET_MS, istDate } from '../calendar/ist';
 const DAY_MS = 86_400_000;
 import { createAccountRisk, realise, rollSession } from './accountRisk';
 import type { AccountRiskState } from './accountRisk';
-import { applyPrice, copyPositionRisk, createPositionRisk, forceExit, unrealisedPnl } from './positionRisk';
+import {
+  applyPrice,
+  copyPositionRisk,
+  createPositionRisk,
+  forceExit,
+  ownPositionRisk,
+  unrealisedPnl,
+} from './positionRisk';
 import type {
   ExitReason,
   ForcedExitReason,
@@ -409,7 +416,7 @@ export class RiskManager {
       symbol: position.symbol,
       quantity: position.quantity,
       openedAt: position.openedAt,
-      risk: copyPositionRisk(position.risk),
+      risk: ownPositionRisk(position.risk),
       mark,
       pass: 0,
     };
@@ -466,7 +473,7 @@ export class RiskManager {
   ): ExitInstruction | undefined {
     const step = forceExit(position.risk, reason, position.risk.lastPrice, time);
     if (step.exit === undefined) return undefined;
-    position.risk = copyPositionRisk(step.state);
+    position.risk = ownPositionRisk(step.state);
     return this.exited(position, step.exit);
   }
 

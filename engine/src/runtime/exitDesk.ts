@@ -70,6 +70,8 @@ export class ExitDesk {
   private readonly open = new Map<string, OpenTrade>();
   /** symbols quoted since the last `flushRisk` */
   private readonly dirty = new Set<string>();
+  /** the symbol last added to `dirty`: a symbol quoted again and again is added once */
+  private lastDirty: string | undefined;
   private readonly retries = new Set<Subscription>();
   private readonly stops: RestingStops;
 
@@ -178,7 +180,10 @@ export class ExitDesk {
   /** A quote of a held symbol: only the positions on it are updated, in place (nothing allocated per quote). */
   onPrice(symbol: string, premium: number, time: number): void {
     const exits = this.runtime.risk.onPrice(symbol, premium, time);
-    this.dirty.add(symbol);
+    if (symbol !== this.lastDirty) {
+      this.dirty.add(symbol);
+      this.lastDirty = symbol;
+    }
     for (let i = 0; i < exits.length; i++) this.exit(exits[i] as ExitInstruction);
   }
 
@@ -218,6 +223,7 @@ export class ExitDesk {
   async flushRisk(): Promise<void> {
     const symbols = new Set(this.dirty);
     this.dirty.clear();
+    this.lastDirty = undefined;
     const quoted = this.runtime.risk.openPositions().filter((p) => symbols.has(p.symbol));
     for (const { positionId: id } of quoted) {
       const record = this.open.get(id);
