@@ -7,33 +7,14 @@ import { DISCONNECTED_BROKER } from '../execution/disconnectedBroker';
 import { isTerminal } from '../execution/orderStateMachine';
 import type { Order } from '../execution/orderTypes';
 import { averageFill, cancelAndSettle, settledOrders } from './orderFills';
+import { Position } from './positionBook';
+import type { PositionBook } from './positionBook';
 import { RestingStops } from './restingStops';
 import type { TradingRuntime, TradingRuntimeOptions } from './tradingRuntime';
 import type { CloseReason, OrderFill, TradeOpen } from './types';
 
 const DEFAULT_EXIT_RETRY_MS = 1_000;
 const DEFAULT_FILL_TIMEOUT_MS = 30_000;
-
-interface OpenTrade {
-  readonly trade: TradeOpen;
-  /** exit orders sent so far (intent keys `<tradeId>:exit:<n>`) */
-  exitSeq: number;
-  exiting: boolean;
-  /** stop|high|target last written, to skip writes when only the last price moved */
-  persistedKey: string;
-  /**
-   * what was sold before the exit's own SELL — the released resting stop's fills, or the exit orders that filled
-   * before a restart — counted towards the exit
-   */
-  soldBefore: OrderFill[];
-  /** an exit is held because the account has no broker session (said once) */
-  waitingForSession: boolean;
-  /**
-   * the resting stop filled (some or all) at the broker before OptionPilot's own exit sold: the trade was stopped
-   * out whatever exit OptionPilot had decided meanwhile, so it closes as the stop, at the stop's trigger
-   */
-  stopTrigger: number | undefined;
-}
 
 /**
  * A stop's close reason: a stop above the initial one (trailed) is a trailing stop, else the stop-loss. `stop` is
@@ -67,7 +48,6 @@ function rupeesToPaisa(value: number): number {
  * position's stop also rests at the broker (restingStops.ts); every exit takes it off first.
  */
 export class ExitDesk {
-  private readonly open = new Map<string, OpenTrade>();
   /** symbols quoted since the last `flushRisk` */
   private readonly dirty = new Set<string>();
   /** the symbol last added to `dirty`: a symbol quoted again and again is added once */
@@ -78,6 +58,8 @@ export class ExitDesk {
   constructor(
     private readonly runtime: TradingRuntime,
     private readonly options: TradingRuntimeOptions,
+    /** the open positions: one `Position` each, the exit progress included */
+    private readonly book: PositionBook,
   ) {
     this.stops = new RestingStops({
       router: runtime.router,
@@ -101,16 +83,16 @@ export class ExitDesk {
     subscribe: boolean,
     exitFills: readonly OrderFill[] = [],
   ): void {
-    if (this.open.has(tradeId)) return;
-    this.open.set(tradeId, {
-      trade,
-      exitSeq,
-      exiting: false,
-      persistedKey: riskKey(trade.risk),
-      soldBefore: exitFills.filter((f) => f.filledQty > 0),
-      waitingForSession: false,
-      stopTrigger: undefined,
-    });
+    if (this.book.has(tradeId)) return;
+    // A position restored with its exit decided (in flight when the process stopped) is exiting already.
+    const exiting = this.runtime.risk.position(tradeId)?.risk.exit !== undefined;
+    this.book.add(
+      new Position(tradeId, trade, exiting ? 'EXITING' : 'OPEN', {
+        exitSeq,
+        persistedKey: riskKey(trade.risk),
+        soldBefore: exitFills.filter((f) => f.filledQty > 0),
+      }),
+    );
     // An entry has subscribed its symbol already; a position restored after a restart subscribes here.
     if (subscribe) this.runtime.subscribeQuote(trade.symbol);
     // A restored position's stop is found again by restoreStops(), once the router has its orders back.
@@ -129,7 +111,8 @@ export class ExitDesk {
    * those fills; each other live position's resting stop is found or placed again.
    */
   async restoreExits(): Promise<void> {
-    for (const [tradeId, record] of this.open) {
+    for (const record of [...this.book.values()]) {
+      const tradeId = record.id;
       const position = this.runtime.risk.position(tradeId);
       if (position === undefined) continue;
       if (averageFill(record.soldBefore).quantity >= position.quantity) {
@@ -169,7 +152,7 @@ export class ExitDesk {
   }
 
   trade(tradeId: string): TradeOpen | undefined {
-    return this.open.get(tradeId)?.trade;
+    return this.book.get(tradeId)?.trade;
   }
 
   /** The earliest square-off among open positions. */
@@ -226,7 +209,7 @@ export class ExitDesk {
     this.lastDirty = undefined;
     const quoted = this.runtime.risk.openPositions().filter((p) => symbols.has(p.symbol));
     for (const { positionId: id } of quoted) {
-      const record = this.open.get(id);
+      const record = this.book.get(id);
       // a copy taken now: an earlier position's save may have let prices move this one
       const position = this.runtime.risk
         .openPositions(record?.trade.accountId)
@@ -268,15 +251,15 @@ export class ExitDesk {
   }
 
   private async runExit(instruction: ExitInstruction): Promise<void> {
-    const record = this.open.get(instruction.positionId);
+    const record = this.book.get(instruction.positionId);
     const position = this.runtime.risk.position(instruction.positionId);
-    if (record === undefined || position === undefined || record.exiting) return;
-    record.exiting = true;
+    if (record === undefined || position === undefined || record.busy) return;
+    record.busy = true;
     let filled = false;
     try {
       filled = await this.sell(position, instruction.reason, instruction.time, instruction.price);
     } finally {
-      record.exiting = false;
+      record.busy = false;
       if (!filled) this.retryLater(instruction.positionId);
     }
   }
@@ -294,13 +277,14 @@ export class ExitDesk {
     time: number,
     trigger = position.risk.lastPrice,
   ): Promise<boolean> {
-    const record = this.open.get(position.positionId);
+    const record = this.book.get(position.positionId);
     if (record === undefined) return false;
     // A live account without a broker session: the position is at the broker, so it can be sold only there. The
     // exit waits (retried each second, sending nothing) until the trader reconnects.
+    if (record.state === 'OPEN') record.move('EXITING');
     if (this.runtime.router.brokerName(position.accountId) === DISCONNECTED_BROKER) {
-      if (!record.waitingForSession) {
-        record.waitingForSession = true;
+      if (record.state !== 'WAITING_FOR_SESSION') {
+        record.move('WAITING_FOR_SESSION');
         this.options.events({
           kind: 'log',
           level: 'warn',
@@ -310,7 +294,7 @@ export class ExitDesk {
       }
       return false;
     }
-    record.waitingForSession = false;
+    if (record.state === 'WAITING_FOR_SESSION') record.move('EXITING');
     // The index when the exit was decided, before later ticks move it while the order is in flight.
     const exitIndex = this.runtime.lastIndex;
     // A stop resting at the broker comes off first; until the broker confirms, selling could sell twice.
@@ -370,7 +354,7 @@ export class ExitDesk {
    * Takes the position's resting stop off the broker (if one rests) and counts what it sold. Resolves false while
    * the broker has not confirmed: nothing may be sold yet.
    */
-  private async releaseStop(positionId: string, record: OpenTrade, stopPrice: number): Promise<boolean> {
+  private async releaseStop(positionId: string, record: Position, stopPrice: number): Promise<boolean> {
     if (!this.stops.has(positionId)) return true;
     const released = await this.stops.release(positionId);
     if (released === undefined) return false;
@@ -387,10 +371,10 @@ export class ExitDesk {
    * it closed (not while an exit is under way, nor while the broker has not confirmed the stop's cancel).
    */
   async closeAtBroker(positionId: string, time: number): Promise<boolean> {
-    const record = this.open.get(positionId);
+    const record = this.book.get(positionId);
     const position = this.runtime.risk.position(positionId);
-    if (record === undefined || position === undefined || record.exiting) return false;
-    record.exiting = true;
+    if (record === undefined || position === undefined || record.busy) return false;
+    record.busy = true;
     try {
       if (!(await this.releaseStop(positionId, record, position.risk.stopPrice))) return false;
       const gone = position.quantity - averageFill(record.soldBefore).quantity;
@@ -411,14 +395,14 @@ export class ExitDesk {
       );
       return true;
     } finally {
-      record.exiting = false;
+      record.busy = false;
     }
   }
 
   /** Records a position's close on `fills` (which sold all of it): charges, net P&L, the store, the event. */
   private async record(
     position: { positionId: string; accountId: string; quantity: number; risk: PositionRiskState },
-    record: OpenTrade,
+    record: Position,
     fills: readonly OrderFill[],
     orders: readonly OrderFill[],
     reason: CloseReason,
@@ -442,7 +426,7 @@ export class ExitDesk {
     const live = this.runtime.risk.position(position.positionId)?.risk;
     const final = live === undefined ? undefined : copyPositionRisk(live);
     const followUps = this.runtime.risk.closePosition(position.positionId, fill.price, time, charges);
-    this.open.delete(position.positionId);
+    this.book.close(position.positionId);
     this.stops.forget(position.positionId);
     const close = {
       tradeId: position.positionId,

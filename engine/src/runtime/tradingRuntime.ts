@@ -13,6 +13,7 @@ import { CandleHub } from './candleHub';
 import { EntryDesk } from './entryDesk';
 import { ArmedQuotes } from './armedQuotes';
 import { ExitDesk } from './exitDesk';
+import { PositionBook } from './positionBook';
 import { reconcileAccountPositions } from './positionReconciler';
 import { StrategyBook } from './strategyBook';
 import type { BookEvent } from './strategyBook';
@@ -102,7 +103,9 @@ export class TradingRuntime {
   readonly router: OrderRouter;
   private riskManager: RiskManager;
   private readonly hub: CandleHub;
-  private readonly book: StrategyBook;
+  private readonly strategyBook: StrategyBook;
+  /** the open positions, one `Position` each (trade record, lifecycle state, exit progress) */
+  private readonly book = new PositionBook();
   private readonly entries: EntryDesk;
   private readonly exits: ExitDesk;
   private readonly quotes = new Map<string, Quote>();
@@ -136,10 +139,10 @@ export class TradingRuntime {
       tickSize: () => options.expiries.tickSize,
       ...(options.entryQuoteWaitMs === undefined ? {} : { quoteWaitMs: options.entryQuoteWaitMs }),
     });
-    this.book = new StrategyBook(options.calendar, options.strategies);
+    this.strategyBook = new StrategyBook(options.calendar, options.strategies);
     this.hub = new CandleHub({ calendar: options.calendar, intervals: this.intervalsInUse() });
-    this.exits = new ExitDesk(this, options);
-    this.entries = new EntryDesk(this, options, this.book);
+    this.exits = new ExitDesk(this, options, this.book);
+    this.entries = new EntryDesk(this, options, this.strategyBook);
     this.armed = new ArmedQuotes(this, options.expiries, options.quoteArmedStrikes === true);
   }
 
@@ -210,9 +213,9 @@ export class TradingRuntime {
           if (forming) this.options.onCandle(forming);
         }
       }
-      this.book.onTick(tick, events);
+      this.strategyBook.onTick(tick, events);
     } else {
-      this.book.advanceTo(tick.time, events);
+      this.strategyBook.advanceTo(tick.time, events);
     }
     if (events.length > 0) {
       // `handle` is synchronous and keeps the events, never the list
@@ -236,7 +239,7 @@ export class TradingRuntime {
     this.hub.advanceTo(time, closed);
     const events: BookEvent[] = [];
     for (const candle of closed) this.candleClosed(candle, events);
-    this.book.advanceTo(time, events);
+    this.strategyBook.advanceTo(time, events);
     this.handle(events);
     this.exits.onTime(time);
     this.deadlineAt = Number.POSITIVE_INFINITY;
@@ -249,7 +252,7 @@ export class TradingRuntime {
     this.hub.flush(closed);
     const events: BookEvent[] = [];
     for (const candle of closed) this.candleClosed(candle, events);
-    this.book.advanceTo(Number.POSITIVE_INFINITY, events);
+    this.strategyBook.advanceTo(Number.POSITIVE_INFINITY, events);
     this.handle(events);
   }
 
@@ -277,13 +280,13 @@ export class TradingRuntime {
 
   /** Replaces the strategies' parameter sets; each applies from its next candle close, entries use them at once. */
   setStrategies(definitions: readonly StrategyDefinition[]): void {
-    this.book.set(definitions);
+    this.strategyBook.set(definitions);
     this.hub.setIntervals(this.intervalsInUse());
   }
 
   /** The strategies running now. */
   strategies(): readonly StrategyDefinition[] {
-    return this.book.definitions();
+    return this.strategyBook.definitions();
   }
 
   /** Master switch: off stops new entries at once; open positions are still managed to their exits. */
@@ -487,7 +490,7 @@ export class TradingRuntime {
   // ---- internals ------------------------------------------------------------------------------------------
 
   private intervalsInUse(): IntervalMinutes[] {
-    return [...new Set([...this.book.intervals(), ...(this.options.chartIntervals ?? [])])];
+    return [...new Set([...this.strategyBook.intervals(), ...(this.options.chartIntervals ?? [])])];
   }
 
   private nextDeadline(): number {
@@ -495,7 +498,7 @@ export class TradingRuntime {
     let next = Number.POSITIVE_INFINITY;
     const closesAt = this.hub.closesAt;
     if (closesAt !== undefined && closesAt < next) next = closesAt;
-    const expiry = this.book.nextExpiry;
+    const expiry = this.strategyBook.nextExpiry;
     if (expiry !== undefined && expiry < next) next = expiry;
     const squareOff = this.exits.nextSquareOff();
     if (squareOff !== undefined && squareOff < next) next = squareOff;
@@ -504,7 +507,7 @@ export class TradingRuntime {
 
   private candleClosed(candle: Candle, events: BookEvent[]): void {
     this.options.onCandle?.(candle);
-    this.book.onCandle(candle, events);
+    this.strategyBook.onCandle(candle, events);
   }
 
   /** Signal events are persisted strictly in order (an execution needs its armed row's id), then fanned out. */
