@@ -417,6 +417,25 @@ export class TradingRuntime {
     await this.reconcilePositions(accountId);
   }
 
+  /**
+   * The restart order, as code (call after `restore` and `start`): the orders that were open come back and each
+   * live position's resting stop is found (recover) — before any exit in flight is sent again, since an exit
+   * takes the stop off first (resume exits) — and then every account holding live positions is checked against
+   * its broker (reconcile; the broker wins), tracked so `idle()` waits for it.
+   */
+  async resumeAfterRestart(): Promise<void> {
+    // the accounts of every live position restored, before recovery closes any of them
+    const live = new Set<string>();
+    for (const position of this.positions()) {
+      if (this.exits.trade(position.positionId)?.paper === false) live.add(position.accountId);
+    }
+    await this.recoverOrders();
+    this.resumeExits();
+    for (const accountId of live) {
+      this.track(`positions check of account ${accountId}`, this.reconcilePositions(accountId), accountId);
+    }
+  }
+
   /** Sends again the exits that were in flight when the process stopped (call after `start`). */
   resumeExits(): void {
     this.exits.resume(this.options.scheduler.now());
