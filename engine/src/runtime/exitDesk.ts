@@ -8,9 +8,9 @@ import { isTerminal } from '../execution/orderStateMachine';
 import type { Order } from '../execution/orderTypes';
 import { averageFill, cancelAndSettle, settledOrders } from './orderFills';
 import { Position } from './positionBook';
-import type { PositionBook } from './positionBook';
 import { RestingStops } from './restingStops';
-import type { TradingRuntime, TradingRuntimeOptions } from './tradingRuntime';
+import type { DeskContext } from './deskContext';
+import type { TradingRuntimeOptions } from './runtimeOptions';
 import type { CloseReason, OrderFill, TradeOpen } from './types';
 
 const DEFAULT_EXIT_RETRY_MS = 1_000;
@@ -56,13 +56,11 @@ export class ExitDesk {
   private readonly stops: RestingStops;
 
   constructor(
-    private readonly runtime: TradingRuntime,
+    private readonly ctx: DeskContext,
     private readonly options: TradingRuntimeOptions,
-    /** the open positions: one `Position` each, the exit progress included */
-    private readonly book: PositionBook,
   ) {
     this.stops = new RestingStops({
-      router: runtime.router,
+      router: ctx.router,
       scheduler: options.scheduler,
       tickSize: options.expiries.tickSize,
       settleTimeoutMs: options.fillTimeoutMs ?? DEFAULT_FILL_TIMEOUT_MS,
@@ -83,10 +81,10 @@ export class ExitDesk {
     subscribe: boolean,
     exitFills: readonly OrderFill[] = [],
   ): void {
-    if (this.book.has(tradeId)) return;
+    if (this.ctx.book.has(tradeId)) return;
     // A position restored with its exit decided (in flight when the process stopped) is exiting already.
-    const exiting = this.runtime.risk.position(tradeId)?.risk.exit !== undefined;
-    this.book.add(
+    const exiting = this.ctx.risk.position(tradeId)?.risk.exit !== undefined;
+    this.ctx.book.add(
       new Position(tradeId, trade, exiting ? 'EXITING' : 'OPEN', {
         exitSeq,
         persistedKey: riskKey(trade.risk),
@@ -94,11 +92,11 @@ export class ExitDesk {
       }),
     );
     // An entry has subscribed its symbol already; a position restored after a restart subscribes here.
-    if (subscribe) this.runtime.subscribeQuote(trade.symbol);
+    if (subscribe) this.ctx.quotes.subscribeQuote(trade.symbol);
     // A restored position's stop is found again by restoreStops(), once the router has its orders back.
     else if (!trade.paper) {
       const position = { positionId: tradeId, ...trade };
-      this.runtime.track(
+      this.ctx.track(
         `stop of trade ${tradeId}`,
         this.stops.place(position, trade.risk.stopPrice),
         trade.accountId,
@@ -111,9 +109,9 @@ export class ExitDesk {
    * those fills; each other live position's resting stop is found or placed again.
    */
   async restoreExits(): Promise<void> {
-    for (const record of [...this.book.values()]) {
+    for (const record of [...this.ctx.book.values()]) {
       const tradeId = record.id;
-      const position = this.runtime.risk.position(tradeId);
+      const position = this.ctx.risk.position(tradeId);
       if (position === undefined) continue;
       if (averageFill(record.soldBefore).quantity >= position.quantity) {
         this.exit({
@@ -138,7 +136,7 @@ export class ExitDesk {
 
   /** The broker filled a resting stop by itself: the trade closes on that fill. */
   private stopFilledAtBroker(positionId: string): void {
-    const position = this.runtime.risk.position(positionId);
+    const position = this.ctx.risk.position(positionId);
     if (position === undefined) return;
     this.exit({
       positionId,
@@ -152,17 +150,17 @@ export class ExitDesk {
   }
 
   trade(tradeId: string): TradeOpen | undefined {
-    return this.book.get(tradeId)?.trade;
+    return this.ctx.book.get(tradeId)?.trade;
   }
 
   /** The earliest square-off among open positions. */
   nextSquareOff(): number | undefined {
-    return this.runtime.risk.nextSquareOff();
+    return this.ctx.risk.nextSquareOff();
   }
 
   /** A quote of a held symbol: only the positions on it are updated, in place (nothing allocated per quote). */
   onPrice(symbol: string, premium: number, time: number): void {
-    const exits = this.runtime.risk.onPrice(symbol, premium, time);
+    const exits = this.ctx.risk.onPrice(symbol, premium, time);
     if (symbol !== this.lastDirty) {
       this.dirty.add(symbol);
       this.lastDirty = symbol;
@@ -171,19 +169,19 @@ export class ExitDesk {
   }
 
   onTime(time: number): void {
-    for (const instruction of this.runtime.risk.onTime(time)) this.exit(instruction);
+    for (const instruction of this.ctx.risk.onTime(time)) this.exit(instruction);
   }
 
   flattenAll(time: number): number {
-    const instructions = this.runtime.risk.flattenAll(time);
+    const instructions = this.ctx.risk.flattenAll(time);
     for (const instruction of instructions) this.exit(instruction);
     return instructions.length;
   }
 
   resume(time: number): void {
-    for (const position of this.runtime.risk.openPositions()) {
+    for (const position of this.ctx.risk.openPositions()) {
       if (position.risk.exit === undefined) continue;
-      const again = this.runtime.risk.retryExit(position.positionId, time);
+      const again = this.ctx.risk.retryExit(position.positionId, time);
       if (again !== undefined) this.exit(again);
     }
   }
@@ -196,7 +194,7 @@ export class ExitDesk {
 
   /** Backtests' end of data: every open position closes at its last price, recorded with `reason`. */
   async closeAllAtLast(reason: CloseReason, time: number): Promise<void> {
-    for (const position of this.runtime.risk.openPositions()) await this.sell(position, reason, time);
+    for (const position of this.ctx.risk.openPositions()) await this.sell(position, reason, time);
   }
 
   /**
@@ -207,13 +205,11 @@ export class ExitDesk {
     const symbols = new Set(this.dirty);
     this.dirty.clear();
     this.lastDirty = undefined;
-    const quoted = this.runtime.risk.openPositions().filter((p) => symbols.has(p.symbol));
+    const quoted = this.ctx.risk.openPositions().filter((p) => symbols.has(p.symbol));
     for (const { positionId: id } of quoted) {
-      const record = this.book.get(id);
+      const record = this.ctx.book.get(id);
       // a copy taken now: an earlier position's save may have let prices move this one
-      const position = this.runtime.risk
-        .openPositions(record?.trade.accountId)
-        .find((p) => p.positionId === id);
+      const position = this.ctx.risk.openPositions(record?.trade.accountId).find((p) => p.positionId === id);
       if (record === undefined || position === undefined) continue;
       const key = riskKey(position.risk);
       const stopMoved = key !== record.persistedKey;
@@ -223,7 +219,7 @@ export class ExitDesk {
         // At most one modify per flush (≈ 1 s) per position: well inside the broker's 10 orders/s.
         // Tracked, not awaited: one account's slow broker never holds up the other positions' flush.
         if (position.risk.exit === undefined) {
-          this.runtime.track(
+          this.ctx.track(
             `stop move of trade ${id}`,
             this.stops.move(id, position.risk.stopPrice),
             position.accountId,
@@ -243,7 +239,7 @@ export class ExitDesk {
   }
 
   private exit(instruction: ExitInstruction): void {
-    this.runtime.track(
+    this.ctx.track(
       `exit of trade ${instruction.positionId}`,
       this.runExit(instruction),
       instruction.accountId,
@@ -251,8 +247,8 @@ export class ExitDesk {
   }
 
   private async runExit(instruction: ExitInstruction): Promise<void> {
-    const record = this.book.get(instruction.positionId);
-    const position = this.runtime.risk.position(instruction.positionId);
+    const record = this.ctx.book.get(instruction.positionId);
+    const position = this.ctx.risk.position(instruction.positionId);
     if (record === undefined || position === undefined || record.busy) return;
     record.busy = true;
     let filled = false;
@@ -277,12 +273,12 @@ export class ExitDesk {
     time: number,
     trigger = position.risk.lastPrice,
   ): Promise<boolean> {
-    const record = this.book.get(position.positionId);
+    const record = this.ctx.book.get(position.positionId);
     if (record === undefined) return false;
     // A live account without a broker session: the position is at the broker, so it can be sold only there. The
     // exit waits (retried each second, sending nothing) until the trader reconnects.
     if (record.state === 'OPEN') record.move('EXITING');
-    if (this.runtime.router.brokerName(position.accountId) === DISCONNECTED_BROKER) {
+    if (this.ctx.router.brokerName(position.accountId) === DISCONNECTED_BROKER) {
       if (record.state !== 'WAITING_FOR_SESSION') {
         record.move('WAITING_FOR_SESSION');
         this.options.events({
@@ -296,7 +292,7 @@ export class ExitDesk {
     }
     if (record.state === 'WAITING_FOR_SESSION') record.move('EXITING');
     // The index when the exit was decided, before later ticks move it while the order is in flight.
-    const exitIndex = this.runtime.lastIndex;
+    const exitIndex = this.ctx.lastIndex();
     // A stop resting at the broker comes off first; until the broker confirms, selling could sell twice.
     if (!(await this.releaseStop(position.positionId, record, position.risk.stopPrice))) return false;
     // An earlier exit order still open at the broker (its fill timed out, or it was in flight at a restart) could
@@ -309,7 +305,7 @@ export class ExitDesk {
     let sold: Order[] = [];
     if (remaining > 0) {
       record.exitSeq += 1;
-      const result = await this.runtime.router.submit({
+      const result = await this.ctx.router.submit({
         intentKey: `${position.positionId}:exit:${record.exitSeq}`,
         accountId: position.accountId,
         symbol: position.symbol,
@@ -318,7 +314,7 @@ export class ExitDesk {
         type: 'MARKET',
       });
       sold = await settledOrders(
-        this.runtime.router,
+        this.ctx.router,
         result.orders.map((o) => o.clientOrderId),
         this.options.scheduler,
         this.options.fillTimeoutMs ?? DEFAULT_FILL_TIMEOUT_MS,
@@ -371,8 +367,8 @@ export class ExitDesk {
    * it closed (not while an exit is under way, nor while the broker has not confirmed the stop's cancel).
    */
   async closeAtBroker(positionId: string, time: number): Promise<boolean> {
-    const record = this.book.get(positionId);
-    const position = this.runtime.risk.position(positionId);
+    const record = this.ctx.book.get(positionId);
+    const position = this.ctx.risk.position(positionId);
     if (record === undefined || position === undefined || record.busy) return false;
     record.busy = true;
     try {
@@ -380,7 +376,7 @@ export class ExitDesk {
       const gone = position.quantity - averageFill(record.soldBefore).quantity;
       const atBroker = { clientOrderId: 'broker', filledQty: gone, avgPrice: position.risk.lastPrice };
       const fills = gone > 0 ? [...record.soldBefore, atBroker] : record.soldBefore;
-      const { lastIndex } = this.runtime;
+      const lastIndex = this.ctx.lastIndex();
       // Sold by its own resting stop entirely: a stop, not a sale outside OptionPilot.
       const stopped = record.stopTrigger !== undefined && gone <= 0;
       await this.record(
@@ -423,10 +419,10 @@ export class ExitDesk {
       this.options.chargeRates,
     ).total;
     const grossPnl = rupeesToPaisa((fill.price - trade.entryPremium) * trade.quantity);
-    const live = this.runtime.risk.position(position.positionId)?.risk;
+    const live = this.ctx.risk.position(position.positionId)?.risk;
     const final = live === undefined ? undefined : copyPositionRisk(live);
-    const followUps = this.runtime.risk.closePosition(position.positionId, fill.price, time, charges);
-    this.book.close(position.positionId);
+    const followUps = this.ctx.risk.closePosition(position.positionId, fill.price, time, charges);
+    this.ctx.book.close(position.positionId);
     this.stops.forget(position.positionId);
     const close = {
       tradeId: position.positionId,
@@ -444,13 +440,13 @@ export class ExitDesk {
       orderIds: orders.map((o) => o.clientOrderId),
     };
     // The trade's rows never run ahead of its orders': their filled versions are written first.
-    await this.runtime.router.written(close.orderIds);
+    await this.ctx.router.written(close.orderIds);
     await this.options.store.closeTrade(close);
-    this.runtime.unsubscribeQuote(trade.symbol);
+    this.ctx.quotes.unsubscribeQuote(trade.symbol);
     this.options.events({ kind: 'trade-closed', close });
     // A realised loss can hit the daily limit and flatten the account's other positions.
     for (const instruction of followUps) this.exit(instruction);
-    this.runtime.scheduleDeadline();
+    this.ctx.deadlinesChanged();
   }
 
   /**
@@ -458,7 +454,7 @@ export class ExitDesk {
    * they filled (the settled legs), or undefined while any outcome is still unknown: then nothing may be sold.
    */
   private async settleOpenExits(positionId: string): Promise<Order[] | undefined> {
-    const { router } = this.runtime;
+    const { router } = this.ctx;
     const open = router
       .listOrders()
       .filter((o) => o.intentKey.startsWith(`${positionId}:exit:`) && !isTerminal(o.state));
@@ -476,7 +472,7 @@ export class ExitDesk {
     const { scheduler } = this.options;
     const retry = scheduler.schedule(() => {
       this.retries.delete(retry);
-      const again = this.runtime.risk.retryExit(positionId, scheduler.now());
+      const again = this.ctx.risk.retryExit(positionId, scheduler.now());
       if (again !== undefined) this.exit(again);
     }, this.options.exitRetryMs ?? DEFAULT_EXIT_RETRY_MS);
     this.retries.add(retry);
