@@ -43,16 +43,29 @@ export class CandleHub {
     this.ordered = [...this.builders.values()];
   }
 
+  /**
+   * Whether the last `push` opened or closed a bucket, so `closesAt` may have moved: the runtime re-reads its
+   * deadlines only then, not on every tick.
+   */
+  bucketsMoved = false;
+
   /** Feeds a tick to every builder once; returns the candles it closed and whether any builder took the tick. */
   push(tick: Tick, closed: Candle[]): boolean {
     let accepted = false;
+    let moved = false;
     const builders = this.ordered;
     for (let i = 0; i < builders.length; i++) {
       const builder = builders[i] as CandleBuilder;
+      const wasForming = builder.isForming;
       const done = builder.push(tick);
-      if (done) closed.push(done);
+      if (done) {
+        closed.push(done);
+        moved = true;
+      }
+      if (builder.isForming !== wasForming) moved = true;
       if (builder.accepted) accepted = true;
     }
+    this.bucketsMoved = moved;
     return accepted;
   }
 

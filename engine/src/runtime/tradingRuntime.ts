@@ -160,12 +160,15 @@ export class TradingRuntime {
     } else {
       this.strategyBook.advanceTo(tick.time, events);
     }
+    // The deadlines move only when a bucket opened or closed or a strategy event happened (a position's square-off
+    // moves with the position, and the desks say so): most ticks leave them alone.
+    const deadlinesMayMove = this.hub.bucketsMoved || events.length > 0;
     if (events.length > 0) {
       // `handle` is synchronous and keeps the events, never the list
       this.handle(events);
       events.length = 0;
     }
-    this.scheduleDeadline();
+    if (deadlinesMayMove) this.scheduleDeadline();
   }
 
   /** An option quote: marks open positions and fires their exits. */
