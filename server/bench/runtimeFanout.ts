@@ -17,6 +17,7 @@ import {
   createScaledScheduler,
   type Broker,
   type BrokerOrderSnapshot,
+  type RuntimeEvent,
 } from '@optionpilot/engine';
 import type { BenchResult } from '../../engine/bench/types';
 import { createManualClock } from '../src/clock';
@@ -50,7 +51,7 @@ const quietRealtime: Realtime = {
 };
 
 /** A broker that answers after 50–400 ms (seeded), then reports the fill on its update stream. */
-function slowBroker(sent: number[], random: () => number): Broker {
+export function slowBroker(sent: number[], random: () => number): Broker {
   const updates = new Subject<BrokerOrderSnapshot>();
   let seq = 0;
   return {
@@ -84,91 +85,126 @@ function slowBroker(sent: number[], random: () => number): Broker {
   };
 }
 
-/** Runs the bench on a fresh SQLite database in a temporary DATA_DIR. */
-export async function runRuntimeFanoutBench(): Promise<BenchResult> {
+/** What {@link openFanoutRig} sets up: the runtime of 1,000 accounts on a fresh SQLite store, before any signal. */
+export interface FanoutRig {
+  readonly runtime: TradingRuntime;
+  /** the engine clock (60× real time, so a minute's candle closes in a second) */
+  readonly scheduler: ReturnType<typeof createScaledScheduler>;
+  readonly db: ReturnType<typeof openDatabase>;
+  /** when each broker call began (performance.now()) */
+  readonly sent: number[];
+  /**
+   * Drives a bullish minute and a breakout tick: the signal executes and fans out to every account. Resolves when
+   * every entry has filled and is persisted as a trade (or after 10 s), with the instants measured.
+   */
+  enterAll(): Promise<{ executedAt: number; signalSeen: number; allOpenedAt: number }>;
+  /** stops the runtime and removes the database */
+  close(): Promise<void>;
+}
+
+/**
+ * The entry fan-out's set-up, shared by the benches that need 1,000 accounts trading through the runtime with
+ * the real SQLite store: users with active subscriptions read by the real accounts directory, the server's
+ * runtime store, and one broker per account from `broker` (each call's start is pushed to `sent`).
+ */
+export async function openFanoutRig(
+  options: {
+    readonly accounts?: number;
+    readonly broker?: (sent: number[], random: () => number) => Broker;
+    readonly events?: (event: RuntimeEvent) => void;
+    /** engine ms before an unfilled order is given up (entries) or its exit sent again (default the runtime's) */
+    readonly fillTimeoutMs?: number;
+  } = {},
+): Promise<FanoutRig> {
+  const accounts = options.accounts ?? ACCOUNTS;
   const dir = mkdtempSync(join(tmpdir(), 'optionpilot-bench-'));
   const db = openDatabase({ dataDir: dir });
-  try {
-    await migrateLatest(db);
-    const now = Date.now();
-    for (let i = 0; i < ACCOUNTS; i += 1) {
-      const user = await insertUser(db.knex, {
-        email: `bench${i}@example.com`,
-        first_name: 'Bench',
-        last_name: String(i),
-        password_hash: 'x',
-      });
-      await updateUser(db.knex, user.id, {
-        subscription_status: 'active',
-        subscription_start_at: now - 86_400_000,
-        subscription_end_at: now + 86_400_000,
-      });
-      await saveTradingSettings(db.knex, user.id, { bot_enabled: true, trade_quantity: 1 });
-    }
+  await migrateLatest(db);
+  const now = Date.now();
+  for (let i = 0; i < accounts; i += 1) {
+    const user = await insertUser(db.knex, {
+      email: `bench${i}@example.com`,
+      first_name: 'Bench',
+      last_name: String(i),
+      password_hash: 'x',
+    });
+    await updateUser(db.knex, user.id, {
+      subscription_status: 'active',
+      subscription_start_at: now - 86_400_000,
+      subscription_end_at: now + 86_400_000,
+    });
+    await saveTradingSettings(db.knex, user.id, { bot_enabled: true, trade_quantity: 1 });
+  }
 
-    let x = 20_261_124;
-    const random = () => {
-      x ^= x << 13;
-      x ^= x >>> 17;
-      x ^= x << 5;
-      return (x >>> 0) / 4_294_967_296;
-    };
-    const sent: number[] = [];
-    const market = createMarketContext({ mode: 'always', now });
-    const params = { ...DEFAULT_STRATEGY_PARAMS, consecutiveCandles: 1, minMovement: 1, entryOffset: 1 };
-    const strategies = [{ id: '1', name: 'bench', kind: 'consecutive_breakout' as const, params }];
-    const set = {
-      controls: { params, squareOffTime: '15:15', maxOrdersPerSecond: 10, algoTag: 'BENCH' },
-      strategies,
-      defaultId: '1',
-    };
-    // The engine clock runs 60× so a minute's candle closes in a second; broker delays stay real milliseconds.
-    const scheduler = createScaledScheduler({ speed: 60, base: asyncScheduler });
-    const store = createRuntimeStore({
-      db,
-      publisher: quietRealtime,
-      brokerOf: () => 'bench',
-      strategyRowId: () => null,
-    });
-    let runtime: TradingRuntime | undefined;
-    const directory = createAccountDirectory({
-      db,
-      config: { simSession: 'always' },
-      clock: createManualClock(now),
-      market: () => market,
-      strategySet: () => set,
-      runtime: () => runtime,
-    });
-    let executedAt = 0;
-    let opened = 0;
-    let allOpenedAt = 0;
-    const done = new Promise<void>((resolve) => {
-      runtime = new TradingRuntime({
-        calendar: alwaysOpenCalendar,
-        expiries: market.expiries,
-        scheduler,
-        quotes: { subscribe: () => undefined, unsubscribe: () => undefined },
-        brokers: () => slowBroker(sent, random),
-        store,
-        accounts: directory,
-        strategies,
-        algoTag: 'BENCH',
-        // As the server runs it: accounts are registered (and live brokers readied) when the signal arms.
-        prepareArmedEntries: true,
-        events: (event) => {
-          if (event.kind === 'signal' && event.event.kind === 'executed') executedAt = performance.now();
-          if (event.kind === 'trade-opened') {
-            opened += 1;
-            if (opened === ACCOUNTS) {
-              allOpenedAt = performance.now();
-              resolve();
-            }
-          }
-        },
-      });
-    });
-    const engine = runtime as unknown as TradingRuntime;
-    engine.start();
+  let x = 20_261_124;
+  const random = () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 4_294_967_296;
+  };
+  const sent: number[] = [];
+  const market = createMarketContext({ mode: 'always', now });
+  const params = { ...DEFAULT_STRATEGY_PARAMS, consecutiveCandles: 1, minMovement: 1, entryOffset: 1 };
+  const strategies = [{ id: '1', name: 'bench', kind: 'consecutive_breakout' as const, params }];
+  const set = {
+    controls: { params, squareOffTime: '15:15', maxOrdersPerSecond: 10, algoTag: 'BENCH' },
+    strategies,
+    defaultId: '1',
+  };
+  // The engine clock runs 60× so a minute's candle closes in a second; broker delays stay real milliseconds.
+  const scheduler = createScaledScheduler({ speed: 60, base: asyncScheduler });
+  const store = createRuntimeStore({
+    db,
+    publisher: quietRealtime,
+    brokerOf: () => 'bench',
+    strategyRowId: () => null,
+  });
+  const directory = createAccountDirectory({
+    db,
+    config: { simSession: 'always' },
+    clock: createManualClock(now),
+    market: () => market,
+    strategySet: () => set,
+    // the runtime below: the directory asks for it only once trading runs
+    runtime: () => engine,
+  });
+  let executedAt = 0;
+  let opened = 0;
+  let allOpenedAt = 0;
+  let allOpened: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => {
+    allOpened = resolve;
+  });
+  const broker = options.broker ?? slowBroker;
+  const engine: TradingRuntime = new TradingRuntime({
+    calendar: alwaysOpenCalendar,
+    expiries: market.expiries,
+    scheduler,
+    quotes: { subscribe: () => undefined, unsubscribe: () => undefined },
+    brokers: () => broker(sent, random),
+    store,
+    accounts: directory,
+    strategies,
+    algoTag: 'BENCH',
+    // As the server runs it: accounts are registered (and live brokers readied) when the signal arms.
+    prepareArmedEntries: true,
+    ...(options.fillTimeoutMs === undefined ? {} : { fillTimeoutMs: options.fillTimeoutMs }),
+    events: (event) => {
+      if (event.kind === 'signal' && event.event.kind === 'executed') executedAt = performance.now();
+      if (event.kind === 'trade-opened') {
+        opened += 1;
+        if (opened === accounts) {
+          allOpenedAt = performance.now();
+          allOpened();
+        }
+      }
+      options.events?.(event);
+    },
+  });
+  engine.start();
+
+  async function enterAll(): Promise<{ executedAt: number; signalSeen: number; allOpenedAt: number }> {
     // A bullish minute, then a tick through its high + 1 in the next minute executes a CALL.
     const t0 = scheduler.now();
     const bucket = Math.ceil(t0 / 60_000) * 60_000;
@@ -186,7 +222,29 @@ export async function runRuntimeFanoutBench(): Promise<BenchResult> {
     }
     await Promise.race([done, new Promise((r) => setTimeout(r, 10_000))]);
     await engine.idle();
-    engine.stop();
+    return { executedAt, signalSeen, allOpenedAt };
+  }
+
+  return {
+    runtime: engine,
+    scheduler,
+    db,
+    sent,
+    enterAll,
+    async close() {
+      engine.stop();
+      await closeDatabase(db);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs the bench on a fresh SQLite database in a temporary DATA_DIR. */
+export async function runRuntimeFanoutBench(): Promise<BenchResult> {
+  const rig = await openFanoutRig();
+  try {
+    const { executedAt, signalSeen, allOpenedAt } = await rig.enterAll();
+    const { sent, db } = rig;
     const firstSend = Math.min(...sent);
     const lastSend = Math.max(...sent);
     const rows = (await db.knex('trades').count({ n: '*' })) as Array<{ n: number }>;
@@ -209,8 +267,7 @@ export async function runRuntimeFanoutBench(): Promise<BenchResult> {
       ],
     };
   } finally {
-    await closeDatabase(db);
-    rmSync(dir, { recursive: true, force: true });
+    await rig.close();
   }
 }
 

@@ -75,8 +75,9 @@ export class Backtester {
   private quotes: QuoteBook | undefined;
   private last: Tick | null = null;
   private tickCount = 0;
-  private firstTickTime: number | null = null;
-  private lastTickTime: number | null = null;
+  // NaN until the first tick, not null: a field that may hold null boxes every epoch-ms number stored in it
+  private firstTickTime = Number.NaN;
+  private lastTickTime = Number.NaN;
   private nextProgressAt: number;
   private finished: BacktestResult | undefined;
 
@@ -108,7 +109,7 @@ export class Backtester {
     if (this.finished) throw new Error('the backtest has finished');
     const t = tick.time;
     this.tickCount += 1;
-    this.firstTickTime ??= t;
+    if (this.tickCount === 1) this.firstTickTime = t;
     this.lastTickTime = t;
     const runtime = this.runtime ?? this.start(t);
     const clock = this.clock as SteppingClock;
@@ -147,7 +148,7 @@ export class Backtester {
     const runtime = this.runtime;
     if (runtime !== undefined) {
       await runtime.idle();
-      await runtime.closeAllAtLast('END_OF_DATA', this.lastTickTime ?? 0);
+      await runtime.closeAllAtLast('END_OF_DATA', this.tickCount === 0 ? 0 : this.lastTickTime);
       runtime.finish();
       await runtime.idle();
       runtime.stop();
@@ -161,14 +162,14 @@ export class Backtester {
       stats: {
         ticks: this.tickCount,
         ticksUsed: this.runtime?.acceptedTicks ?? 0,
-        firstTickTime: this.firstTickTime,
-        lastTickTime: this.lastTickTime,
+        firstTickTime: this.tickCount === 0 ? null : this.firstTickTime,
+        lastTickTime: this.tickCount === 0 ? null : this.lastTickTime,
         signals: signals.length,
         signalsExecuted: signals.filter((s) => s.executed).length,
       },
     };
     if (this.options.onProgress && this.tickCount > 0) {
-      this.options.onProgress({ ticks: this.tickCount, time: this.lastTickTime ?? this.firstTickTime ?? 0 });
+      this.options.onProgress({ ticks: this.tickCount, time: this.lastTickTime });
     }
     return this.finished;
   }
@@ -214,13 +215,14 @@ export class Backtester {
       onCandle: (candle) => {
         if (candle.closed && candle.interval === options.params.interval) this.candles.push(candle);
       },
+      formingCandles: false,
       events: (event) => this.onEvent(event),
       ...(options.freezeQuantity === undefined ? {} : { freezeQuantity: options.freezeQuantity }),
       ...(options.charges === undefined ? {} : { chargeRates: options.charges }),
       trailing: options.trailing ?? true,
       targetMode: options.targetMode ?? 'fixed',
     });
-    quotes.quotes$.subscribe((quote) => runtime.onQuote(quote));
+    quotes.onQuote((quote) => runtime.onQuote(quote));
     runtime.start();
     this.clock = clock;
     this.quotes = quotes;

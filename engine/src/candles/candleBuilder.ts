@@ -72,6 +72,11 @@ export class CandleBuilder {
     return this.forming ? this.interval : (this.pendingInterval ?? this.interval);
   }
 
+  /** Whether a bucket is forming. */
+  get isForming(): boolean {
+    return this.forming;
+  }
+
   /** Epoch ms at which the forming bucket closes, or undefined when no bucket is forming. */
   get closesAt(): number | undefined {
     return this.forming ? this.end : undefined;

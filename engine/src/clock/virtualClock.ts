@@ -59,8 +59,12 @@ export function createSteppingClock(startAt: number, options: SteppingClockOptio
     advanceTo(time) {
       const frame = time - startAt;
       if (frame < base.frame) return;
-      base.maxFrames = frame;
-      base.flush();
+      // Called on every tick of a backtest: nothing due, nothing to flush.
+      const next = base.actions[0];
+      if (next !== undefined && next.delay <= frame) {
+        base.maxFrames = frame;
+        base.flush();
+      }
       base.frame = frame;
     },
     nextDue() {

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { createPositionRisk, forceExit, istTimeOnDateOf, onPrice } from './positionRisk';
+import {
+  applyPrice,
+  copyPositionRisk,
+  ownPositionRisk,
+  createPositionRisk,
+  forceExit,
+  istTimeOnDateOf,
+  onPrice,
+} from './positionRisk';
 import type { PositionExit, PositionRiskConfig, PositionRiskState } from './positionRisk';
 
 // 10:00 IST on Monday 23 Nov 2026
@@ -169,6 +177,33 @@ describe('position risk: properties', () => {
         },
       ),
       { numRuns: 1_000 },
+    );
+  });
+
+  it('applyPrice updates the owner’s state in place to what onPrice returns, and onPrice leaves its input alone', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom<'fixed' | 'dynamic'>('fixed', 'dynamic'),
+        fc.boolean(),
+        fc.array(fc.integer({ min: -800, max: 800 }), { maxLength: 60 }),
+        (targetMode, trailing, moves) => {
+          let value = createPositionRisk({ ...BASE, targetMode, trailing });
+          const owned = ownPositionRisk(value);
+          let price = BASE.entryPrice;
+          for (const [i, move] of moves.entries()) {
+            price = Math.max(0.05, Math.round((price + move / 100) * 20) / 20);
+            const before = JSON.stringify(value);
+            const step = onPrice(value, price, T0 + i * 1_000);
+            expect(JSON.stringify(value)).toBe(before);
+            const exit = applyPrice(owned, price, T0 + i * 1_000);
+            expect(copyPositionRisk(owned)).toStrictEqual(step.state);
+            expect(exit).toEqual(step.exit);
+            value = step.state;
+            if (exit) break;
+          }
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });

@@ -132,46 +132,133 @@ function close(state: PositionRiskState, reason: ExitReason, price: number, time
   return { state: { ...state, lastPrice: price, exit }, exit };
 }
 
+/** A position's risk state as its owner holds it: updated in place by {@link applyPrice}, copied to publish. */
+export type MutablePositionRiskState = { -readonly [K in keyof PositionRiskState]: PositionRiskState[K] };
+
+/** A copy of a risk state as plain data: what is persisted or published, so later prices never change it. */
+export function copyPositionRisk(state: PositionRiskState): PositionRiskState {
+  const { squareOffTime, exit, ...fields } = state;
+  return {
+    ...fields,
+    ...(squareOffTime === undefined ? {} : { squareOffTime }),
+    ...(exit === undefined ? {} : { exit }),
+  };
+}
+
 /**
- * Feeds one premium observation at `time`. In order: square-off time; high-water mark and the ratchet (once the
- * premium has gained `stopLoss`, the stop is max(stop, high − stopLoss): cost first, then trailing); the dynamic
- * target's lock and extension; then the stop, then the fixed target. A position already exited is unchanged.
+ * The owner's copy of a risk state, which {@link applyPrice} updates in place. A class, so every owned state has
+ * one shape with its fields in the object itself: the per-quote stores write numbers in place instead of boxing
+ * them (what a spread copy's out-of-object fields did).
  */
-export function onPrice(state: PositionRiskState, premium: number, time: number): PositionRiskStep {
-  if (state.exit !== undefined) return { state };
+class OwnedPositionRisk implements MutablePositionRiskState {
+  entryPrice: number;
+  stopLoss: number;
+  target: number;
+  trailing: boolean;
+  targetMode: TargetMode;
+  lockDistance: number;
+  targetStep: number;
+  squareOffTime: string | undefined;
+  squareOffAt: number | null;
+  initialStop: number;
+  stopPrice: number;
+  targetPrice: number;
+  highWater: number;
+  targetHits: number;
+  lastPrice: number;
+  exit: PositionExit | undefined;
+
+  constructor(state: PositionRiskState) {
+    this.entryPrice = state.entryPrice;
+    this.stopLoss = state.stopLoss;
+    this.target = state.target;
+    this.trailing = state.trailing;
+    this.targetMode = state.targetMode;
+    this.lockDistance = state.lockDistance;
+    this.targetStep = state.targetStep;
+    this.squareOffTime = state.squareOffTime;
+    this.squareOffAt = state.squareOffAt;
+    this.initialStop = state.initialStop;
+    this.stopPrice = state.stopPrice;
+    this.targetPrice = state.targetPrice;
+    this.highWater = state.highWater;
+    this.targetHits = state.targetHits;
+    this.lastPrice = state.lastPrice;
+    this.exit = state.exit;
+  }
+}
+
+/** A copy of `state` for its owner to update in place with {@link applyPrice}; publish it with `copyPositionRisk`. */
+export function ownPositionRisk(state: PositionRiskState): MutablePositionRiskState {
+  return new OwnedPositionRisk(state);
+}
+
+/**
+ * Feeds one premium observation at `time`, updating `state` in place (nothing is allocated unless the position
+ * exits): the hot path of every quote of every open position. In order: square-off time; high-water mark and the
+ * ratchet (once the premium has gained `stopLoss`, the stop is max(stop, high − stopLoss): cost first, then
+ * trailing); the dynamic target's lock and extension; then the stop, then the fixed target. Returns the exit when
+ * this price closes the position; a position already exited is unchanged.
+ */
+export function applyPrice(
+  state: MutablePositionRiskState,
+  premium: number,
+  time: number,
+): PositionExit | undefined {
+  if (state.exit !== undefined) return undefined;
   let squareOffAt = state.squareOffAt;
-  if (squareOffAt === null) squareOffAt = istTimeOnDateOf(time, state.squareOffTime ?? DEFAULT_SQUARE_OFF);
-  if (time >= squareOffAt) return close({ ...state, squareOffAt }, 'SQUARE_OFF', premium, time);
+  if (squareOffAt === null) {
+    squareOffAt = istTimeOnDateOf(time, state.squareOffTime ?? DEFAULT_SQUARE_OFF);
+    state.squareOffAt = squareOffAt;
+  }
+  if (time >= squareOffAt) return closeInPlace(state, 'SQUARE_OFF', premium, time);
 
   const highWater = Math.max(state.highWater, premium);
   let stopPrice = state.stopPrice;
   if (state.trailing && highWater >= state.entryPrice + state.stopLoss) {
     stopPrice = Math.max(stopPrice, round(highWater - state.stopLoss));
   }
-  let targetPrice = state.targetPrice;
-  let targetHits = state.targetHits;
   if (state.targetMode === 'dynamic') {
+    let targetPrice = state.targetPrice;
     // A gap through several steps extends the target as many times as the move covers.
     while (premium >= targetPrice) {
       stopPrice = Math.max(stopPrice, round(targetPrice - state.lockDistance));
       targetPrice = round(targetPrice + state.targetStep);
-      targetHits += 1;
+      state.targetHits += 1;
     }
+    state.targetPrice = targetPrice;
   }
-  // One copy per price: this runs for every quote of every open position.
-  const next: PositionRiskState = {
-    ...state,
-    squareOffAt,
-    highWater,
-    stopPrice,
-    targetPrice,
-    targetHits,
-    lastPrice: premium,
-  };
+  state.highWater = highWater;
+  state.stopPrice = stopPrice;
+  state.lastPrice = premium;
   if (premium <= stopPrice)
-    return close(next, stopPrice > state.initialStop ? 'TRAILING_STOP' : 'STOP_LOSS', premium, time);
-  if (state.targetMode === 'fixed' && premium >= targetPrice) return close(next, 'TARGET', premium, time);
-  return { state: next };
+    return closeInPlace(state, stopPrice > state.initialStop ? 'TRAILING_STOP' : 'STOP_LOSS', premium, time);
+  if (state.targetMode === 'fixed' && premium >= state.targetPrice)
+    return closeInPlace(state, 'TARGET', premium, time);
+  return undefined;
+}
+
+function closeInPlace(
+  state: MutablePositionRiskState,
+  reason: ExitReason,
+  price: number,
+  time: number,
+): PositionExit {
+  const exit: PositionExit = { reason, price, time };
+  state.lastPrice = price;
+  state.exit = exit;
+  return exit;
+}
+
+/**
+ * Feeds one premium observation at `time` and returns the next state as a new object ({@link applyPrice} on a
+ * copy): for callers that keep states as values. A position already exited is unchanged.
+ */
+export function onPrice(state: PositionRiskState, premium: number, time: number): PositionRiskStep {
+  if (state.exit !== undefined) return { state };
+  const next = ownPositionRisk(state);
+  const exit = applyPrice(next, premium, time);
+  return exit === undefined ? { state: copyPositionRisk(next) } : { state: copyPositionRisk(next), exit };
 }
 
 /** Closes a position for a reason outside the price rules (daily loss, flatten-all, manual, square-off). */

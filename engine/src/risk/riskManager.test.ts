@@ -215,4 +215,42 @@ describe('RiskManager', () => {
     expect(restored.onPrice(SYMBOL, 110, T0 + 2_000).map((e) => e.reason)).toEqual(['TRAILING_STOP']);
     expect(restored.toJSON().accounts.a2?.maxDailyLoss).toBe(5_000);
   });
+
+  it('hands out copies: a later price moves the held position, never a position already read', () => {
+    const risk = manager();
+    risk.openPosition({
+      positionId: 'p1',
+      accountId: 'a2',
+      symbol: SYMBOL,
+      quantity: 65,
+      time: T0,
+      risk: RISK,
+    });
+    const read = risk.openPositions('a2')[0];
+    const snapshot = risk.toJSON();
+    risk.onPrice(SYMBOL, 125, T0 + 1_000);
+    expect(read?.risk.lastPrice).toBe(100);
+    expect(snapshot.positions.p1?.risk.stopPrice).toBe(80);
+    expect(risk.position('p1')?.risk).toMatchObject({ lastPrice: 125, stopPrice: 105 });
+  });
+
+  it('a quote reaches only the positions on its symbol', () => {
+    const risk = manager();
+    risk.openPosition({
+      positionId: 'p1',
+      accountId: 'a1',
+      symbol: SYMBOL,
+      quantity: 65,
+      time: T0,
+      risk: RISK,
+    });
+    risk.openPosition({ positionId: 'p2', accountId: 'a2', symbol: PUT, quantity: 65, time: T0, risk: RISK });
+    expect(risk.onPrice(PUT, 70, T0 + 1_000).map((e) => e.positionId)).toEqual(['p2']);
+    expect(risk.position('p1')?.risk.lastPrice).toBe(100);
+    expect(risk.onPrice('NIFTY24NOV2625000CE', 1, T0 + 2_000)).toEqual([]);
+    risk.closePosition('p2', 70, T0 + 3_000);
+    expect(risk.onPrice(PUT, 1, T0 + 4_000)).toEqual([]);
+    expect(risk.hasOpenPosition('a2')).toBe(false);
+    expect(risk.hasOpenPosition('a1')).toBe(true);
+  });
 });

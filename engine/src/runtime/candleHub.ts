@@ -16,6 +16,9 @@ export interface CandleHubOptions {
 export class CandleHub {
   private readonly calendar: SessionCalendar;
   private readonly builders = new Map<IntervalMinutes, CandleBuilder>();
+  /** the builders and their intervals in interval order, for the per-tick loops (no iterator per tick) */
+  private ordered: CandleBuilder[] = [];
+  private intervalList: readonly IntervalMinutes[] = [];
 
   constructor(options: CandleHubOptions) {
     this.calendar = options.calendar;
@@ -24,7 +27,7 @@ export class CandleHub {
 
   /** The intervals with a builder, ascending. */
   get intervals(): readonly IntervalMinutes[] {
-    return [...this.builders.keys()];
+    return this.intervalList;
   }
 
   /** Adds builders for new intervals and drops unused ones; a kept interval keeps its forming candle. */
@@ -36,23 +39,41 @@ export class CandleHub {
       if (!this.builders.has(interval))
         this.builders.set(interval, new CandleBuilder({ interval, calendar: this.calendar }));
     }
+    this.intervalList = [...this.builders.keys()];
+    this.ordered = [...this.builders.values()];
   }
+
+  /**
+   * Whether the last `push` opened or closed a bucket, so `closesAt` may have moved: the runtime re-reads its
+   * deadlines only then, not on every tick.
+   */
+  bucketsMoved = false;
 
   /** Feeds a tick to every builder once; returns the candles it closed and whether any builder took the tick. */
   push(tick: Tick, closed: Candle[]): boolean {
     let accepted = false;
-    for (const builder of this.builders.values()) {
+    let moved = false;
+    const builders = this.ordered;
+    for (let i = 0; i < builders.length; i++) {
+      const builder = builders[i] as CandleBuilder;
+      const wasForming = builder.isForming;
       const done = builder.push(tick);
-      if (done) closed.push(done);
+      if (done) {
+        closed.push(done);
+        moved = true;
+      }
+      if (builder.isForming !== wasForming) moved = true;
       if (builder.accepted) accepted = true;
     }
+    this.bucketsMoved = moved;
     return accepted;
   }
 
   /** Lets time pass to `time` without a tick: the candles whose interval has ended. */
   advanceTo(time: number, closed: Candle[]): void {
-    for (const builder of this.builders.values()) {
-      const done = builder.closeUntil(time);
+    const builders = this.ordered;
+    for (let i = 0; i < builders.length; i++) {
+      const done = (builders[i] as CandleBuilder).closeUntil(time);
       if (done) closed.push(done);
     }
   }
@@ -65,8 +86,9 @@ export class CandleHub {
   /** The earliest end of a forming bucket, if any. */
   get closesAt(): number | undefined {
     let earliest: number | undefined;
-    for (const builder of this.builders.values()) {
-      const at = builder.closesAt;
+    const builders = this.ordered;
+    for (let i = 0; i < builders.length; i++) {
+      const at = (builders[i] as CandleBuilder).closesAt;
       if (at !== undefined && (earliest === undefined || at < earliest)) earliest = at;
     }
     return earliest;

@@ -7,7 +7,9 @@ import { planEntry } from './entryPlan';
 import type { EntryPlan } from './entryPlan';
 import { settledOrders, averageFill } from './orderFills';
 import type { StrategyBook } from './strategyBook';
-import type { TradingRuntime, TradingRuntimeOptions } from './tradingRuntime';
+import type { DeskContext } from './deskContext';
+import type { ExitDesk } from './exitDesk';
+import type { TradingRuntimeOptions } from './runtimeOptions';
 import type { BrokerChoice, RuntimeAccount, TradeOpen } from './types';
 
 const DEFAULT_FILL_TIMEOUT_MS = 30_000;
@@ -42,9 +44,11 @@ export class EntryDesk {
   private readonly entering = new Set<string>();
 
   constructor(
-    private readonly runtime: TradingRuntime,
+    private readonly ctx: DeskContext,
     private readonly options: TradingRuntimeOptions,
     private readonly book: StrategyBook,
+    /** the exits desk, which takes each filled entry's position over */
+    private readonly exits: Pick<ExitDesk, 'adopt'>,
   ) {}
 
   /**
@@ -56,12 +60,12 @@ export class EntryDesk {
   ensureAccount(accountId: string, maxDailyLoss: number, account?: RuntimeAccount): boolean {
     const registered = this.accounts.get(accountId);
     const wanted = account === undefined ? undefined : brokerKeyOf(account);
-    const flat = !this.entering.has(accountId) && this.runtime.risk.openPositions(accountId).length === 0;
+    const flat = !this.entering.has(accountId) && !this.ctx.risk.hasOpenPosition(accountId);
     if (registered === undefined || (wanted !== undefined && wanted !== registered && flat)) {
       this.register(accountId, account);
       this.accounts.set(accountId, wanted ?? 'restored');
     }
-    this.runtime.risk.configureAccount(accountId, maxDailyLoss);
+    this.ctx.risk.configureAccount(accountId, maxDailyLoss);
     return wanted === undefined || this.accounts.get(accountId) === wanted;
   }
 
@@ -81,7 +85,7 @@ export class EntryDesk {
   }
 
   private register(accountId: string, choice: BrokerChoice | undefined): void {
-    this.runtime.router.addAccount({
+    this.ctx.router.addAccount({
       accountId,
       broker: this.options.brokers(accountId, choice),
       ...(this.options.maxOrdersPerSecond === undefined
@@ -92,7 +96,7 @@ export class EntryDesk {
 
   removeAccount(accountId: string): void {
     if (!this.accounts.delete(accountId)) return;
-    this.runtime.router.removeAccount(accountId);
+    this.ctx.router.removeAccount(accountId);
   }
 
   /**
@@ -116,7 +120,7 @@ export class EntryDesk {
     const run = async (): Promise<void> => {
       const accounts = await this.options.accounts.eligible({ strategyId, signal, time });
       for (const account of accounts) {
-        this.runtime.track(
+        this.ctx.track(
           `entry of account ${account.accountId}`,
           this.enter(account, { strategyId, signalId, signal, time, squareOffAt }, planFor),
           account.accountId,
@@ -124,7 +128,7 @@ export class EntryDesk {
       }
     };
     const started = run();
-    this.runtime.track(`fan-out of signal ${signalId}`, started);
+    this.ctx.track(`fan-out of signal ${signalId}`, started);
     return started.catch(() => undefined);
   }
 
@@ -139,11 +143,11 @@ export class EntryDesk {
       const prepared: Promise<void>[] = [];
       for (const account of await this.options.accounts.eligible({ strategyId, signal, time })) {
         const registered = this.ensureAccount(account.accountId, account.maxDailyLoss, account);
-        if (registered && !account.paper) prepared.push(this.runtime.router.prepare(account.accountId));
+        if (registered && !account.paper) prepared.push(this.ctx.router.prepare(account.accountId));
       }
       await Promise.all(prepared);
     };
-    this.runtime.track(`preparing the entries of signal ${signal.key}`, run());
+    this.ctx.track(`preparing the entries of signal ${signal.key}`, run());
   }
 
   /** What an account of this size buys on the signal: the strike, the symbol, whole lots (the broker's lot size). */
@@ -178,15 +182,15 @@ export class EntryDesk {
     if (definition === undefined || this.entering.has(accountId)) return;
     // Never an entry through another broker than the one the account is marked for (paper vs live).
     if (!this.ensureAccount(accountId, account.maxDailyLoss, account)) return;
-    const allowed = this.runtime.risk.canEnter(accountId, time);
+    const allowed = this.ctx.risk.canEnter(accountId, time);
     if (!allowed.ok) return;
     if (squareOffAt !== null && time >= squareOffAt) return;
     const plan = planFor(account);
     this.entering.add(accountId);
-    this.runtime.subscribeQuote(plan.symbol);
+    this.ctx.quotes.subscribeQuote(plan.symbol);
     let outcome: 'opened' | 'failed' | 'pending' = 'failed';
     try {
-      const result = await this.runtime.router.submit({
+      const result = await this.ctx.router.submit({
         intentKey: `${signalId}:${accountId}:entry`,
         accountId,
         signalId,
@@ -205,7 +209,7 @@ export class EntryDesk {
       }
       const ids = result.orders.map((o) => o.clientOrderId);
       const orders = await settledOrders(
-        this.runtime.router,
+        this.ctx.router,
         ids,
         this.options.scheduler,
         this.options.fillTimeoutMs ?? DEFAULT_FILL_TIMEOUT_MS,
@@ -215,7 +219,7 @@ export class EntryDesk {
         // late fill still becomes a managed position. Nobody else waits for it.
         outcome = 'pending';
         this.log('warn', `entry not confirmed in time: ${orders.map((o) => o.state).join(', ')}`, accountId);
-        void settledOrders(this.runtime.router, ids, this.options.scheduler, Number.POSITIVE_INFINITY)
+        void settledOrders(this.ctx.router, ids, this.options.scheduler, Number.POSITIVE_INFINITY)
           .then((late) =>
             this.record(late, { account, strategyId, signalId, signal, time, plan, squareOffAt }),
           )
@@ -248,12 +252,12 @@ export class EntryDesk {
       // With its reason (a broker's refusal code, NO_QUOTE…): an operator reading the log must see why.
       const outcome = orders.map((o) => (o.reason === undefined ? o.state : `${o.state} (${o.reason})`));
       this.log('warn', `entry did not fill: ${outcome.join(', ')}`, accountId);
-      this.runtime.unsubscribeQuote(plan.symbol);
+      this.ctx.quotes.unsubscribeQuote(plan.symbol);
       return false;
     }
     const params = this.book.definition(strategyId)?.params;
     if (params === undefined) {
-      this.runtime.unsubscribeQuote(plan.symbol);
+      this.ctx.quotes.unsubscribeQuote(plan.symbol);
       return false;
     }
     const config: PositionRiskConfig = {
@@ -288,9 +292,9 @@ export class EntryDesk {
       orderIds: orders.map((o) => o.clientOrderId),
     };
     // The trade's rows never run ahead of its orders': their filled versions are written first.
-    await this.runtime.router.written(trade.orderIds);
+    await this.ctx.router.written(trade.orderIds);
     const tradeId = await this.options.store.openTrade(trade);
-    const opened = this.runtime.risk.openPosition({
+    const opened = this.ctx.risk.openPosition({
       positionId: tradeId,
       accountId,
       symbol: plan.symbol,
@@ -305,7 +309,7 @@ export class EntryDesk {
         `entry filled after entries were blocked (${opened.reason}); managing it anyway`,
         accountId,
       );
-      this.runtime.risk.adoptPosition({
+      this.ctx.risk.adoptPosition({
         positionId: tradeId,
         accountId,
         symbol: plan.symbol,
@@ -314,7 +318,9 @@ export class EntryDesk {
         risk: trade.risk,
       });
     }
-    this.runtime.adoptTrade(tradeId, trade);
+    // The exits desk takes the position over (its risk is in the risk manager already); its square-off is a deadline.
+    this.exits.adopt(tradeId, trade, 0, false);
+    this.ctx.deadlinesChanged();
     this.options.events({ kind: 'trade-opened', tradeId, trade });
     return true;
   }

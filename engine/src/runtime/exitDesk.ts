@@ -1,40 +1,21 @@
 import type { Subscription } from 'rxjs';
 import { roundTripCharges } from '../charges/charges';
 import type { ExitInstruction } from '../risk/riskManager';
-import { unrealisedPnl } from '../risk/positionRisk';
+import { copyPositionRisk, unrealisedPnl } from '../risk/positionRisk';
 import type { PositionRiskState } from '../risk/positionRisk';
 import { DISCONNECTED_BROKER } from '../execution/disconnectedBroker';
 import { isTerminal } from '../execution/orderStateMachine';
 import { roundToPaisa } from '../money';
 import type { Order } from '../execution/orderTypes';
 import { averageFill, cancelAndSettle, settledOrders } from './orderFills';
+import { Position } from './positionBook';
 import { RestingStops } from './restingStops';
-import type { TradingRuntime, TradingRuntimeOptions } from './tradingRuntime';
+import type { DeskContext } from './deskContext';
+import type { TradingRuntimeOptions } from './runtimeOptions';
 import type { CloseReason, OrderFill, TradeOpen } from './types';
 
 const DEFAULT_EXIT_RETRY_MS = 1_000;
 const DEFAULT_FILL_TIMEOUT_MS = 30_000;
-
-interface OpenTrade {
-  readonly trade: TradeOpen;
-  /** exit orders sent so far (intent keys `<tradeId>:exit:<n>`) */
-  exitSeq: number;
-  exiting: boolean;
-  /** stop|high|target last written, to skip writes when only the last price moved */
-  persistedKey: string;
-  /**
-   * what was sold before the exit's own SELL — the released resting stop's fills, or the exit orders that filled
-   * before a restart — counted towards the exit
-   */
-  soldBefore: OrderFill[];
-  /** an exit is held because the account has no broker session (said once) */
-  waitingForSession: boolean;
-  /**
-   * the resting stop filled (some or all) at the broker before OptionPilot's own exit sold: the trade was stopped
-   * out whatever exit OptionPilot had decided meanwhile, so it closes as the stop, at the stop's trigger
-   */
-  stopTrigger: number | undefined;
-}
 
 /**
  * A stop's close reason: a stop above the initial one (trailed) is a trailing stop, else the stop-loss. `stop` is
@@ -63,17 +44,19 @@ function mergeFills(soldBefore: OrderFill[], fills: readonly OrderFill[]): void 
  * position's stop also rests at the broker (restingStops.ts); every exit takes it off first.
  */
 export class ExitDesk {
-  private readonly open = new Map<string, OpenTrade>();
+  /** symbols quoted since the last `flushRisk` */
   private readonly dirty = new Set<string>();
+  /** the symbol last added to `dirty`: a symbol quoted again and again is added once */
+  private lastDirty: string | undefined;
   private readonly retries = new Set<Subscription>();
   private readonly stops: RestingStops;
 
   constructor(
-    private readonly runtime: TradingRuntime,
+    private readonly ctx: DeskContext,
     private readonly options: TradingRuntimeOptions,
   ) {
     this.stops = new RestingStops({
-      router: runtime.router,
+      router: ctx.router,
       scheduler: options.scheduler,
       tickSize: options.expiries.tickSize,
       settleTimeoutMs: options.fillTimeoutMs ?? DEFAULT_FILL_TIMEOUT_MS,
@@ -94,22 +77,22 @@ export class ExitDesk {
     subscribe: boolean,
     exitFills: readonly OrderFill[] = [],
   ): void {
-    if (this.open.has(tradeId)) return;
-    this.open.set(tradeId, {
-      trade,
-      exitSeq,
-      exiting: false,
-      persistedKey: riskKey(trade.risk),
-      soldBefore: exitFills.filter((f) => f.filledQty > 0),
-      waitingForSession: false,
-      stopTrigger: undefined,
-    });
+    if (this.ctx.book.has(tradeId)) return;
+    // A position restored with its exit decided (in flight when the process stopped) is exiting already.
+    const exiting = this.ctx.risk.position(tradeId)?.risk.exit !== undefined;
+    this.ctx.book.add(
+      new Position(tradeId, trade, exiting ? 'EXITING' : 'OPEN', {
+        exitSeq,
+        persistedKey: riskKey(trade.risk),
+        soldBefore: exitFills.filter((f) => f.filledQty > 0),
+      }),
+    );
     // An entry has subscribed its symbol already; a position restored after a restart subscribes here.
-    if (subscribe) this.runtime.subscribeQuote(trade.symbol);
+    if (subscribe) this.ctx.quotes.subscribeQuote(trade.symbol);
     // A restored position's stop is found again by restoreStops(), once the router has its orders back.
     else if (!trade.paper) {
       const position = { positionId: tradeId, ...trade };
-      this.runtime.track(
+      this.ctx.track(
         `stop of trade ${tradeId}`,
         this.stops.place(position, trade.risk.stopPrice),
         trade.accountId,
@@ -122,8 +105,9 @@ export class ExitDesk {
    * those fills; each other live position's resting stop is found or placed again.
    */
   async restoreExits(): Promise<void> {
-    for (const [tradeId, record] of this.open) {
-      const position = this.runtime.risk.openPositions().find((p) => p.positionId === tradeId);
+    for (const record of [...this.ctx.book.values()]) {
+      const tradeId = record.id;
+      const position = this.ctx.risk.position(tradeId);
       if (position === undefined) continue;
       if (averageFill(record.soldBefore).quantity >= position.quantity) {
         this.exit({
@@ -148,7 +132,7 @@ export class ExitDesk {
 
   /** The broker filled a resting stop by itself: the trade closes on that fill. */
   private stopFilledAtBroker(positionId: string): void {
-    const position = this.runtime.risk.openPositions().find((p) => p.positionId === positionId);
+    const position = this.ctx.risk.position(positionId);
     if (position === undefined) return;
     this.exit({
       positionId,
@@ -162,42 +146,38 @@ export class ExitDesk {
   }
 
   trade(tradeId: string): TradeOpen | undefined {
-    return this.open.get(tradeId)?.trade;
+    return this.ctx.book.get(tradeId)?.trade;
   }
 
   /** The earliest square-off among open positions. */
   nextSquareOff(): number | undefined {
-    let next: number | undefined;
-    for (const position of this.runtime.risk.openPositions()) {
-      const at = position.risk.exit === undefined ? position.risk.squareOffAt : null;
-      // MAX_SAFE_INTEGER is "never" (the always-open demo): no timer for it.
-      if (at !== null && at < Number.MAX_SAFE_INTEGER && (next === undefined || at < next)) next = at;
-    }
-    return next;
+    return this.ctx.risk.nextSquareOff();
   }
 
+  /** A quote of a held symbol: only the positions on it are updated, in place (nothing allocated per quote). */
   onPrice(symbol: string, premium: number, time: number): void {
-    const exits = this.runtime.risk.onPrice(symbol, premium, time);
-    for (const position of this.runtime.risk.openPositions()) {
-      if (position.symbol === symbol) this.dirty.add(position.positionId);
+    const exits = this.ctx.risk.onPrice(symbol, premium, time);
+    if (symbol !== this.lastDirty) {
+      this.dirty.add(symbol);
+      this.lastDirty = symbol;
     }
-    for (const instruction of exits) this.exit(instruction);
+    for (let i = 0; i < exits.length; i++) this.exit(exits[i] as ExitInstruction);
   }
 
   onTime(time: number): void {
-    for (const instruction of this.runtime.risk.onTime(time)) this.exit(instruction);
+    for (const instruction of this.ctx.risk.onTime(time)) this.exit(instruction);
   }
 
   flattenAll(time: number): number {
-    const instructions = this.runtime.risk.flattenAll(time);
+    const instructions = this.ctx.risk.flattenAll(time);
     for (const instruction of instructions) this.exit(instruction);
     return instructions.length;
   }
 
   resume(time: number): void {
-    for (const position of this.runtime.risk.openPositions()) {
+    for (const position of this.ctx.risk.openPositions()) {
       if (position.risk.exit === undefined) continue;
-      const again = this.runtime.risk.retryExit(position.positionId, time);
+      const again = this.ctx.risk.retryExit(position.positionId, time);
       if (again !== undefined) this.exit(again);
     }
   }
@@ -210,16 +190,22 @@ export class ExitDesk {
 
   /** Backtests' end of data: every open position closes at its last price, recorded with `reason`. */
   async closeAllAtLast(reason: CloseReason, time: number): Promise<void> {
-    for (const position of this.runtime.risk.openPositions()) await this.sell(position, reason, time);
+    for (const position of this.ctx.risk.openPositions()) await this.sell(position, reason, time);
   }
 
-  /** Persists moved stops and reports each open trade's mark-to-market P&L. */
+  /**
+   * Persists moved stops and reports each open trade's mark-to-market P&L: the trades on the symbols quoted since
+   * the last flush. What is persisted and published is a copy (the live risk state moves with every quote).
+   */
   async flushRisk(): Promise<void> {
-    const ids = [...this.dirty];
+    const symbols = new Set(this.dirty);
     this.dirty.clear();
-    for (const id of ids) {
-      const record = this.open.get(id);
-      const position = this.runtime.risk.openPositions().find((p) => p.positionId === id);
+    this.lastDirty = undefined;
+    const quoted = this.ctx.risk.openPositions().filter((p) => symbols.has(p.symbol));
+    for (const { positionId: id } of quoted) {
+      const record = this.ctx.book.get(id);
+      // a copy taken now: an earlier position's save may have let prices move this one
+      const position = this.ctx.risk.openPositions(record?.trade.accountId).find((p) => p.positionId === id);
       if (record === undefined || position === undefined) continue;
       const key = riskKey(position.risk);
       const stopMoved = key !== record.persistedKey;
@@ -229,7 +215,7 @@ export class ExitDesk {
         // At most one modify per flush (≈ 1 s) per position: well inside the broker's 10 orders/s.
         // Tracked, not awaited: one account's slow broker never holds up the other positions' flush.
         if (position.risk.exit === undefined) {
-          this.runtime.track(
+          this.ctx.track(
             `stop move of trade ${id}`,
             this.stops.move(id, position.risk.stopPrice),
             position.accountId,
@@ -249,7 +235,7 @@ export class ExitDesk {
   }
 
   private exit(instruction: ExitInstruction): void {
-    this.runtime.track(
+    this.ctx.track(
       `exit of trade ${instruction.positionId}`,
       this.runExit(instruction),
       instruction.accountId,
@@ -257,15 +243,15 @@ export class ExitDesk {
   }
 
   private async runExit(instruction: ExitInstruction): Promise<void> {
-    const record = this.open.get(instruction.positionId);
-    const position = this.runtime.risk.openPositions().find((p) => p.positionId === instruction.positionId);
-    if (record === undefined || position === undefined || record.exiting) return;
-    record.exiting = true;
+    const record = this.ctx.book.get(instruction.positionId);
+    const position = this.ctx.risk.position(instruction.positionId);
+    if (record === undefined || position === undefined || record.busy) return;
+    record.busy = true;
     let filled = false;
     try {
       filled = await this.sell(position, instruction.reason, instruction.time, instruction.price);
     } finally {
-      record.exiting = false;
+      record.busy = false;
       if (!filled) this.retryLater(instruction.positionId);
     }
   }
@@ -283,13 +269,14 @@ export class ExitDesk {
     time: number,
     trigger = position.risk.lastPrice,
   ): Promise<boolean> {
-    const record = this.open.get(position.positionId);
+    const record = this.ctx.book.get(position.positionId);
     if (record === undefined) return false;
     // A live account without a broker session: the position is at the broker, so it can be sold only there. The
     // exit waits (retried each second, sending nothing) until the trader reconnects.
-    if (this.runtime.router.brokerName(position.accountId) === DISCONNECTED_BROKER) {
-      if (!record.waitingForSession) {
-        record.waitingForSession = true;
+    if (record.state === 'OPEN') record.move('EXITING');
+    if (this.ctx.router.brokerName(position.accountId) === DISCONNECTED_BROKER) {
+      if (record.state !== 'WAITING_FOR_SESSION') {
+        record.move('WAITING_FOR_SESSION');
         this.options.events({
           kind: 'log',
           level: 'warn',
@@ -299,9 +286,9 @@ export class ExitDesk {
       }
       return false;
     }
-    record.waitingForSession = false;
+    if (record.state === 'WAITING_FOR_SESSION') record.move('EXITING');
     // The index when the exit was decided, before later ticks move it while the order is in flight.
-    const exitIndex = this.runtime.lastIndex;
+    const exitIndex = this.ctx.lastIndex();
     // A stop resting at the broker comes off first; until the broker confirms, selling could sell twice.
     if (!(await this.releaseStop(position.positionId, record, position.risk.stopPrice))) return false;
     // An earlier exit order still open at the broker (its fill timed out, or it was in flight at a restart) could
@@ -314,7 +301,7 @@ export class ExitDesk {
     let sold: Order[] = [];
     if (remaining > 0) {
       record.exitSeq += 1;
-      const result = await this.runtime.router.submit({
+      const result = await this.ctx.router.submit({
         intentKey: `${position.positionId}:exit:${record.exitSeq}`,
         accountId: position.accountId,
         symbol: position.symbol,
@@ -323,7 +310,7 @@ export class ExitDesk {
         type: 'MARKET',
       });
       sold = await settledOrders(
-        this.runtime.router,
+        this.ctx.router,
         result.orders.map((o) => o.clientOrderId),
         this.options.scheduler,
         this.options.fillTimeoutMs ?? DEFAULT_FILL_TIMEOUT_MS,
@@ -359,7 +346,7 @@ export class ExitDesk {
    * Takes the position's resting stop off the broker (if one rests) and counts what it sold. Resolves false while
    * the broker has not confirmed: nothing may be sold yet.
    */
-  private async releaseStop(positionId: string, record: OpenTrade, stopPrice: number): Promise<boolean> {
+  private async releaseStop(positionId: string, record: Position, stopPrice: number): Promise<boolean> {
     if (!this.stops.has(positionId)) return true;
     const released = await this.stops.release(positionId);
     if (released === undefined) return false;
@@ -376,16 +363,16 @@ export class ExitDesk {
    * it closed (not while an exit is under way, nor while the broker has not confirmed the stop's cancel).
    */
   async closeAtBroker(positionId: string, time: number): Promise<boolean> {
-    const record = this.open.get(positionId);
-    const position = this.runtime.risk.openPositions().find((p) => p.positionId === positionId);
-    if (record === undefined || position === undefined || record.exiting) return false;
-    record.exiting = true;
+    const record = this.ctx.book.get(positionId);
+    const position = this.ctx.risk.position(positionId);
+    if (record === undefined || position === undefined || record.busy) return false;
+    record.busy = true;
     try {
       if (!(await this.releaseStop(positionId, record, position.risk.stopPrice))) return false;
       const gone = position.quantity - averageFill(record.soldBefore).quantity;
       const atBroker = { clientOrderId: 'broker', filledQty: gone, avgPrice: position.risk.lastPrice };
       const fills = gone > 0 ? [...record.soldBefore, atBroker] : record.soldBefore;
-      const { lastIndex } = this.runtime;
+      const lastIndex = this.ctx.lastIndex();
       // Sold by its own resting stop entirely: a stop, not a sale outside OptionPilot.
       const stopped = record.stopTrigger !== undefined && gone <= 0;
       await this.record(
@@ -400,14 +387,14 @@ export class ExitDesk {
       );
       return true;
     } finally {
-      record.exiting = false;
+      record.busy = false;
     }
   }
 
   /** Records a position's close on `fills` (which sold all of it): charges, net P&L, the store, the event. */
   private async record(
     position: { positionId: string; accountId: string; quantity: number; risk: PositionRiskState },
-    record: OpenTrade,
+    record: Position,
     fills: readonly OrderFill[],
     orders: readonly OrderFill[],
     reason: CloseReason,
@@ -428,10 +415,10 @@ export class ExitDesk {
       this.options.chargeRates,
     ).total;
     const grossPnl = roundToPaisa((fill.price - trade.entryPremium) * trade.quantity);
-    const final = this.runtime.risk.openPositions().find((p) => p.positionId === position.positionId)?.risk;
-    const followUps = this.runtime.risk.closePosition(position.positionId, fill.price, time, charges);
-    this.open.delete(position.positionId);
-    this.dirty.delete(position.positionId);
+    const live = this.ctx.risk.position(position.positionId)?.risk;
+    const final = live === undefined ? undefined : copyPositionRisk(live);
+    const followUps = this.ctx.risk.closePosition(position.positionId, fill.price, time, charges);
+    this.ctx.book.close(position.positionId);
     this.stops.forget(position.positionId);
     const close = {
       tradeId: position.positionId,
@@ -449,13 +436,13 @@ export class ExitDesk {
       orderIds: orders.map((o) => o.clientOrderId),
     };
     // The trade's rows never run ahead of its orders': their filled versions are written first.
-    await this.runtime.router.written(close.orderIds);
+    await this.ctx.router.written(close.orderIds);
     await this.options.store.closeTrade(close);
-    this.runtime.unsubscribeQuote(trade.symbol);
+    this.ctx.quotes.unsubscribeQuote(trade.symbol);
     this.options.events({ kind: 'trade-closed', close });
     // A realised loss can hit the daily limit and flatten the account's other positions.
     for (const instruction of followUps) this.exit(instruction);
-    this.runtime.scheduleDeadline();
+    this.ctx.deadlinesChanged();
   }
 
   /**
@@ -463,7 +450,7 @@ export class ExitDesk {
    * they filled (the settled legs), or undefined while any outcome is still unknown: then nothing may be sold.
    */
   private async settleOpenExits(positionId: string): Promise<Order[] | undefined> {
-    const { router } = this.runtime;
+    const { router } = this.ctx;
     const open = router
       .listOrders()
       .filter((o) => o.intentKey.startsWith(`${positionId}:exit:`) && !isTerminal(o.state));
@@ -481,7 +468,7 @@ export class ExitDesk {
     const { scheduler } = this.options;
     const retry = scheduler.schedule(() => {
       this.retries.delete(retry);
-      const again = this.runtime.risk.retryExit(positionId, scheduler.now());
+      const again = this.ctx.risk.retryExit(positionId, scheduler.now());
       if (again !== undefined) this.exit(again);
     }, this.options.exitRetryMs ?? DEFAULT_EXIT_RETRY_MS);
     this.retries.add(retry);

@@ -10,6 +10,7 @@ export interface BookEvent {
 }
 
 interface Entry {
+  readonly strategyId: string;
   definition: StrategyDefinition;
   readonly strategy: ConsecutiveBreakout;
 }
@@ -21,6 +22,8 @@ interface Entry {
 export class StrategyBook {
   private readonly calendar: SessionCalendar;
   private readonly entries = new Map<string, Entry>();
+  /** the entries in the map's order, for the per-tick loops (no iterator, no [key, value] pair per tick) */
+  private list: readonly Entry[] = [];
 
   constructor(calendar: SessionCalendar, definitions: readonly StrategyDefinition[]) {
     this.calendar = calendar;
@@ -35,12 +38,13 @@ export class StrategyBook {
       const entry = this.entries.get(definition.id);
       if (entry === undefined) {
         const strategy = new ConsecutiveBreakout({ calendar: this.calendar, params: definition.params });
-        this.entries.set(definition.id, { definition, strategy });
+        this.entries.set(definition.id, { strategyId: definition.id, definition, strategy });
       } else {
         entry.definition = definition;
         entry.strategy.setParams(definition.params);
       }
     }
+    this.list = [...this.entries.values()];
   }
 
   /** The definition of a strategy (its latest parameters, which an entry uses). */
@@ -73,7 +77,9 @@ export class StrategyBook {
 
   /** An accepted tick may execute an armed signal. */
   onTick(tick: Tick, out: BookEvent[]): void {
-    for (const [strategyId, { strategy }] of this.entries) {
+    const list = this.list;
+    for (let i = 0; i < list.length; i++) {
+      const { strategyId, strategy } = list[i] as Entry;
       if (strategy.armed === undefined) continue;
       const event = strategy.onTick(tick);
       if (event) out.push({ strategyId, event });
@@ -82,7 +88,9 @@ export class StrategyBook {
 
   /** Time passes without an accepted tick: armed signals whose interval ended expire. */
   advanceTo(time: number, out: BookEvent[]): void {
-    for (const [strategyId, { strategy }] of this.entries) {
+    const list = this.list;
+    for (let i = 0; i < list.length; i++) {
+      const { strategyId, strategy } = list[i] as Entry;
       if (strategy.armed === undefined) continue;
       const event = strategy.advanceTo(time);
       if (event) out.push({ strategyId, event });
@@ -92,8 +100,9 @@ export class StrategyBook {
   /** The earliest expiry of an armed signal. */
   get nextExpiry(): number | undefined {
     let earliest: number | undefined;
-    for (const { strategy } of this.entries.values()) {
-      const at = strategy.armed?.expiresAt;
+    const list = this.list;
+    for (let i = 0; i < list.length; i++) {
+      const at = (list[i] as Entry).strategy.armed?.expiresAt;
       if (at !== undefined && (earliest === undefined || at < earliest)) earliest = at;
     }
     return earliest;

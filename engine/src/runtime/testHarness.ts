@@ -8,6 +8,7 @@ import { createExchangeCalendar } from '../calendar/exchangeCalendar';
 import { createExpiryCalendar } from '../calendar/expiry';
 import { istDateTime } from '../calendar/ist';
 import { createSteppingClock } from '../clock/virtualClock';
+import type { SteppingClock } from '../clock/virtualClock';
 import type { Quote, Tick } from '../core/types';
 import type { Broker, BrokerCapabilities } from '../execution/broker';
 import { InMemoryOrderStore } from '../execution/orderStore';
@@ -104,15 +105,20 @@ export function harness(props: {
   quoteLog?: string[];
   /** live accounts ready their brokers when a signal arms (as the server does) */
   prepareArmedEntries?: boolean;
+  /** a clock and a store shared with an earlier harness: a restarted process on the same database and time */
+  clock?: SteppingClock;
+  store?: RuntimeStore & { open: Set<string> };
+  /** called before `start` (a restart restores here, as the server does) */
+  beforeStart?: (runtime: TradingRuntime) => void;
 }): Harness {
-  const clock = createSteppingClock(props.start ?? at('09:15:00'));
+  const clock = props.clock ?? createSteppingClock(props.start ?? at('09:15:00'));
   let last: Tick | null = null;
   const quotes = createQuoteBook(
     createSyntheticQuoter({ expiryInstant: (d) => expiries.expiryInstant(d) }),
     () => (last ? { spot: last.price, time: last.time } : null),
   );
   const events: RuntimeEvent[] = [];
-  const store = memoryStore();
+  const store = props.store ?? memoryStore();
   const runtime: TradingRuntime = new TradingRuntime({
     calendar: exchange,
     expiries,
@@ -150,6 +156,7 @@ export function harness(props: {
     ...(props.prepareArmedEntries === undefined ? {} : { prepareArmedEntries: props.prepareArmedEntries }),
   });
   quotes.quotes$.subscribe((q) => runtime.onQuote(q));
+  props.beforeStart?.(runtime);
   runtime.start();
   return {
     runtime,

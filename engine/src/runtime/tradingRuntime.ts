@@ -1,93 +1,23 @@
-import type { SchedulerLike, Subscription } from 'rxjs';
-import type { ExpiryCalendar } from '../calendar/expiry';
-import type { ChargeRates } from '../charges/charges';
-import type { MarketCalendar } from '../calendar/marketCalendar';
+import type { Subscription } from 'rxjs';
 import type { Candle, IntervalMinutes, Quote, Tick } from '../core/types';
 import { DISCONNECTED_BROKER } from '../execution/disconnectedBroker';
 import { OrderRouter } from '../execution/orderRouter';
 import { RiskManager } from '../risk/riskManager';
 import type { RiskPosition, RiskSnapshot } from '../risk/riskManager';
-import type { TargetMode } from '../risk/positionRisk';
 import type { StrategyEvent } from '../strategy/signal';
 import { CandleHub } from './candleHub';
 import { EntryDesk } from './entryDesk';
 import { ArmedQuotes } from './armedQuotes';
 import { ExitDesk } from './exitDesk';
+import { PositionBook } from './positionBook';
 import { reconcileAccountPositions } from './positionReconciler';
 import { StrategyBook } from './strategyBook';
 import type { BookEvent } from './strategyBook';
-import type {
-  AccountsPort,
-  BrokerFactory,
-  RuntimeEvent,
-  RuntimeStore,
-  RestoredTrade,
-  StrategyDefinition,
-  TradeOpen,
-} from './types';
+import type { RestoredTrade, StrategyDefinition, TradeOpen } from './types';
+import type { DeskContext } from './deskContext';
 
-/** The quote side of a feed: which option symbols the runtime needs quoted. */
-export interface QuoteSubscriptions {
-  subscribe(symbol: string): void;
-  unsubscribe(symbol: string): void;
-}
-
-/** Options of {@link TradingRuntime}. */
-export interface TradingRuntimeOptions {
-  /** the session calendar (exchange calendar, or always open for the demo) */
-  readonly calendar: MarketCalendar;
-  /** weekly expiries, lot sizes and strike step (always the exchange's) */
-  readonly expiries: ExpiryCalendar;
-  /** the engine clock: real (scaled) live, virtual in backtests */
-  readonly scheduler: SchedulerLike;
-  readonly quotes: QuoteSubscriptions;
-  readonly brokers: BrokerFactory;
-  readonly store: RuntimeStore;
-  readonly accounts: AccountsPort;
-  readonly strategies: readonly StrategyDefinition[];
-  /** SEBI algo tag on every order */
-  readonly algoTag: string;
-  readonly tradingEnabled?: boolean;
-  /** extra candle intervals built for charts (closed and forming candles go to `onCandle`) */
-  readonly chartIntervals?: readonly IntervalMinutes[];
-  readonly onCandle?: (candle: Candle) => void;
-  readonly events: (event: RuntimeEvent) => void;
-  /** when positions opened at `time` are squared off (default the calendar's square-off time) */
-  readonly squareOffAt?: (time: number) => number | null;
-  /** orders per second per account, ≤ 10 (SEBI) */
-  readonly maxOrdersPerSecond?: number;
-  /** engine ms an account's entry may take to fill before it is given up for this signal (default 30 s) */
-  readonly fillTimeoutMs?: number;
-  /** engine ms before an unfilled exit is sent again (default 1 s) */
-  readonly exitRetryMs?: number;
-  readonly freezeQuantity?: number;
-  /** charge rates of a round trip (default NSE_OPTION_CHARGES) */
-  readonly chargeRates?: ChargeRates;
-  readonly trailing?: boolean;
-  readonly targetMode?: TargetMode;
-  /** the broker's lot size of a contract when its instrument master is loaded */
-  readonly lotSizeOf?: (symbol: string) => number | undefined;
-  /** ms between the two looks of a position check (default 3 s), on `brokerClock` */
-  readonly positionCheckConfirmMs?: number;
-  /** the real time brokers' books run on (default `scheduler`; live servers pass the wall clock) */
-  readonly brokerClock?: SchedulerLike;
-  /**
-   * quote the contract an armed signal would buy while it is armed: a broker's feed quotes an option only after it
-   * is subscribed, and a market order needs its LTP for protection the moment the signal executes
-   */
-  readonly quoteArmedStrikes?: boolean;
-  /**
-   * how long (engine ms) an entry's market order may wait for its contract's first quote before it is refused as
-   * NO_QUOTE; default 0. On a broker's feed the contract bought can be one strike from the one quoted while armed
-   * (the tick that executes moved the ATM), and its first price trails its subscription by a moment
-   */
-  readonly entryQuoteWaitMs?: number;
-  /**
-   * when a signal arms, the accounts that would enter are registered with the router, and the live ones ready
-   * their brokers (`Broker.prepare`), so the orders leave without set-up when it executes
-   */
-  readonly prepareArmedEntries?: boolean;
-}
+import type { TradingRuntimeOptions } from './runtimeOptions';
+export type { QuoteSubscriptions, TradingRuntimeOptions } from './runtimeOptions';
 
 /**
  * The one trading kernel (the NautilusTrader idea): live trading and backtests differ only in the clock, the feed
@@ -100,7 +30,9 @@ export class TradingRuntime {
   readonly router: OrderRouter;
   private riskManager: RiskManager;
   private readonly hub: CandleHub;
-  private readonly book: StrategyBook;
+  private readonly strategyBook: StrategyBook;
+  /** the open positions, one `Position` each (trade record, lifecycle state, exit progress) */
+  private readonly book = new PositionBook();
   private readonly entries: EntryDesk;
   private readonly exits: ExitDesk;
   private readonly quotes = new Map<string, Quote>();
@@ -109,6 +41,9 @@ export class TradingRuntime {
   /** accounts whose positions are being reconciled with their broker */
   private readonly checking = new Set<string>();
   private readonly work = new Set<Promise<unknown>>();
+  /** scratch lists of the per-tick path, emptied before each use (their contents never outlive the call) */
+  private readonly closedScratch: Candle[] = [];
+  private readonly eventScratch: BookEvent[] = [];
   private signalChain: Promise<unknown> = Promise.resolve();
   private lastTime = Number.NEGATIVE_INFINITY;
   private lastIndexValue = Number.NaN;
@@ -131,10 +66,26 @@ export class TradingRuntime {
       tickSize: () => options.expiries.tickSize,
       ...(options.entryQuoteWaitMs === undefined ? {} : { quoteWaitMs: options.entryQuoteWaitMs }),
     });
-    this.book = new StrategyBook(options.calendar, options.strategies);
+    this.strategyBook = new StrategyBook(options.calendar, options.strategies);
     this.hub = new CandleHub({ calendar: options.calendar, intervals: this.intervalsInUse() });
-    this.exits = new ExitDesk(this, options);
-    this.entries = new EntryDesk(this, options, this.book);
+    // The desks are peers wired here, each given the narrow context, never the runtime.
+    const currentRisk = (): RiskManager => this.riskManager;
+    const desks: DeskContext = {
+      router: this.router,
+      get risk() {
+        return currentRisk();
+      },
+      book: this.book,
+      clock: options.scheduler,
+      store: options.store,
+      events: options.events,
+      quotes: this,
+      track: (what, task, accountId) => this.track(what, task, accountId),
+      lastIndex: () => this.lastIndexValue,
+      deadlinesChanged: () => this.scheduleDeadline(),
+    };
+    this.exits = new ExitDesk(desks, options);
+    this.entries = new EntryDesk(desks, options, this.strategyBook, this.exits);
     this.armed = new ArmedQuotes(this, options.expiries, options.quoteArmedStrikes === true);
   }
 
@@ -188,25 +139,36 @@ export class TradingRuntime {
     }
     this.lastTime = tick.time;
     this.advanceTo(tick.time);
-    const closed: Candle[] = [];
+    // Both scratch lists are empty here: every use below empties them (only when filled: `length = 0` costs).
+    const closed = this.closedScratch;
+    const events = this.eventScratch;
     const accepted = this.hub.push(tick, closed);
-    const events: BookEvent[] = [];
-    for (const candle of closed) this.candleClosed(candle, events);
+    if (closed.length > 0) {
+      for (let i = 0; i < closed.length; i++) this.candleClosed(closed[i] as Candle, events);
+      closed.length = 0;
+    }
     if (accepted) {
       this.acceptedTickCount += 1;
       this.lastIndexValue = tick.price;
-      if (this.options.onCandle) {
+      if (this.options.onCandle && this.options.formingCandles !== false) {
         for (const interval of this.hub.intervals) {
           const forming = this.hub.forming(interval);
           if (forming) this.options.onCandle(forming);
         }
       }
-      this.book.onTick(tick, events);
+      this.strategyBook.onTick(tick, events);
     } else {
-      this.book.advanceTo(tick.time, events);
+      this.strategyBook.advanceTo(tick.time, events);
     }
-    this.handle(events);
-    this.scheduleDeadline();
+    // The deadlines move only when a bucket opened or closed or a strategy event happened (a position's square-off
+    // moves with the position, and the desks say so): most ticks leave them alone.
+    const deadlinesMayMove = this.hub.bucketsMoved || events.length > 0;
+    if (events.length > 0) {
+      // `handle` is synchronous and keeps the events, never the list
+      this.handle(events);
+      events.length = 0;
+    }
+    if (deadlinesMayMove) this.scheduleDeadline();
   }
 
   /** An option quote: marks open positions and fires their exits. */
@@ -223,7 +185,7 @@ export class TradingRuntime {
     this.hub.advanceTo(time, closed);
     const events: BookEvent[] = [];
     for (const candle of closed) this.candleClosed(candle, events);
-    this.book.advanceTo(time, events);
+    this.strategyBook.advanceTo(time, events);
     this.handle(events);
     this.exits.onTime(time);
     this.deadlineAt = Number.POSITIVE_INFINITY;
@@ -236,7 +198,7 @@ export class TradingRuntime {
     this.hub.flush(closed);
     const events: BookEvent[] = [];
     for (const candle of closed) this.candleClosed(candle, events);
-    this.book.advanceTo(Number.POSITIVE_INFINITY, events);
+    this.strategyBook.advanceTo(Number.POSITIVE_INFINITY, events);
     this.handle(events);
   }
 
@@ -264,13 +226,13 @@ export class TradingRuntime {
 
   /** Replaces the strategies' parameter sets; each applies from its next candle close, entries use them at once. */
   setStrategies(definitions: readonly StrategyDefinition[]): void {
-    this.book.set(definitions);
+    this.strategyBook.set(definitions);
     this.hub.setIntervals(this.intervalsInUse());
   }
 
   /** The strategies running now. */
   strategies(): readonly StrategyDefinition[] {
-    return this.book.definitions();
+    return this.strategyBook.definitions();
   }
 
   /** Master switch: off stops new entries at once; open positions are still managed to their exits. */
@@ -401,6 +363,25 @@ export class TradingRuntime {
     await this.reconcilePositions(accountId);
   }
 
+  /**
+   * The restart order, as code (call after `restore` and `start`): the orders that were open come back and each
+   * live position's resting stop is found (recover) — before any exit in flight is sent again, since an exit
+   * takes the stop off first (resume exits) — and then every account holding live positions is checked against
+   * its broker (reconcile; the broker wins), tracked so `idle()` waits for it.
+   */
+  async resumeAfterRestart(): Promise<void> {
+    // the accounts of every live position restored, before recovery closes any of them
+    const live = new Set<string>();
+    for (const position of this.positions()) {
+      if (this.exits.trade(position.positionId)?.paper === false) live.add(position.accountId);
+    }
+    await this.recoverOrders();
+    this.resumeExits();
+    for (const accountId of live) {
+      this.track(`positions check of account ${accountId}`, this.reconcilePositions(accountId), accountId);
+    }
+  }
+
   /** Sends again the exits that were in flight when the process stopped (call after `start`). */
   resumeExits(): void {
     this.exits.resume(this.options.scheduler.now());
@@ -474,20 +455,24 @@ export class TradingRuntime {
   // ---- internals ------------------------------------------------------------------------------------------
 
   private intervalsInUse(): IntervalMinutes[] {
-    return [...new Set([...this.book.intervals(), ...(this.options.chartIntervals ?? [])])];
+    return [...new Set([...this.strategyBook.intervals(), ...(this.options.chartIntervals ?? [])])];
   }
 
   private nextDeadline(): number {
+    // Runs on every tick: no array, no iterator.
     let next = Number.POSITIVE_INFINITY;
-    for (const at of [this.hub.closesAt, this.book.nextExpiry, this.exits.nextSquareOff()]) {
-      if (at !== undefined && at < next) next = at;
-    }
+    const closesAt = this.hub.closesAt;
+    if (closesAt !== undefined && closesAt < next) next = closesAt;
+    const expiry = this.strategyBook.nextExpiry;
+    if (expiry !== undefined && expiry < next) next = expiry;
+    const squareOff = this.exits.nextSquareOff();
+    if (squareOff !== undefined && squareOff < next) next = squareOff;
     return next;
   }
 
   private candleClosed(candle: Candle, events: BookEvent[]): void {
     this.options.onCandle?.(candle);
-    this.book.onCandle(candle, events);
+    this.strategyBook.onCandle(candle, events);
   }
 
   /** Signal events are persisted strictly in order (an execution needs its armed row's id), then fanned out. */

@@ -385,17 +385,9 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
     live = { runtime, feed, brokerFeed, scheduler, market: context, view, subscriptions };
     runtime.start();
     feed.start();
-    // Stops resting at brokers are found again before any exit in flight is sent again (it takes them off first).
-    await runtime.recoverOrders();
-    runtime.resumeExits();
-    // Live positions restored from the database are checked against their brokers (the broker wins).
-    for (const accountId of liveAccounts(restored.trades.values())) {
-      runtime.track(
-        `positions check of account ${accountId}`,
-        runtime.reconcilePositions(accountId),
-        accountId,
-      );
-    }
+    // Recover (stops found again) → resume exits in flight → check live accounts with their brokers: the
+    // runtime's restart order (TradingRuntime.resumeAfterRestart).
+    await runtime.resumeAfterRestart();
     log.info(
       {
         feed: feed.kind,
@@ -409,10 +401,6 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
   }
 
   /** The accounts of restored trades that were live (paper positions have no broker to agree with). */
-  function liveAccounts(trades: Iterable<{ trade: { accountId: string; paper: boolean } }>): Set<string> {
-    return new Set([...trades].filter(({ trade }) => !trade.paper).map(({ trade }) => trade.accountId));
-  }
-
   function saveSimState(view: MarketView): void {
     const tick = view.tick();
     if (tick === null) return;
