@@ -102,7 +102,7 @@ const TARGETS: readonly Target[] = [
       target: `signal → 1,000 live accounts at the ${bench} fake: every entry sent within 250 ms`,
       figure: 'all entries sent (ms)',
       met: (v) => v <= 250,
-      cpuFigure: 'CPU, routeEntry → all fills persisted (ms)',
+      cpuFigure: 'CPU, signal → all fills persisted (ms)',
     },
     {
       bench,

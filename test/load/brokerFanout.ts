@@ -44,13 +44,13 @@ export interface FanoutResult {
   readonly startedAt: number;
   /** placements the adapters' transport reported sent */
   readonly sent: number;
-  /** from routeEntry to the last placement's bytes handed to the OS by the adapter's transport */
+  /** from the signal to the last placement's bytes handed to the OS by the adapter's transport */
   readonly allSentMs: number;
-  /** from routeEntry to the fake receiving the last placement */
+  /** from the signal to the fake receiving the last placement */
   readonly allReceivedMs: number;
-  /** from routeEntry to every placement acknowledged (routeEntry resolved) */
+  /** from the signal to every placement acknowledged */
   readonly allAcknowledgedMs: number;
-  /** from routeEntry to the last FILLED write */
+  /** from the signal to the last FILLED write */
   readonly allFilledMs: number;
   /** CPU time (user + system) of this process over the same span */
   readonly cpuMs: number;
@@ -118,11 +118,21 @@ export async function brokerFanoutOnce(
     const cpuStart = process.cpuUsage();
     const results = await Promise.all(
       Array.from({ length: ordersPerAccount }, (_, n) =>
-        router.routeEntry({ signalId: `sig-${n}`, accountIds: ids, symbol: FANOUT_SYMBOL, quantity: 65 }),
-      ),
+        ids.map((accountId) =>
+          router.submit({
+            purpose: 'entry',
+            signalId: `sig-${n}`,
+            accountId,
+            symbol: FANOUT_SYMBOL,
+            side: 'BUY',
+            quantity: 65,
+            type: 'MARKET',
+          }),
+        ),
+      ).flat(),
     );
     const allAcknowledgedMs = performance.now() - started;
-    const placed = results.flat().filter((r) => r.status === 'placed').length;
+    const placed = results.filter((r) => r.status === 'placed').length;
     // The store notes performance.now(); the fake's times are epoch ms.
     const filledAt = await Promise.race([
       store.allFilledAt.then((at) => performance.timeOrigin + at),
@@ -165,7 +175,7 @@ export function fanoutReport(name: string, r: FanoutResult, notes: readonly stri
       'all entries received by the fake (ms)': Math.round(r.allReceivedMs),
       'all entries acknowledged (ms)': Math.round(r.allAcknowledgedMs),
       'all fills persisted (ms)': Math.round(r.allFilledMs),
-      'CPU, routeEntry → all fills persisted (ms)': Math.round(r.cpuMs),
+      'CPU, signal → all fills persisted (ms)': Math.round(r.cpuMs),
       'last fill persisted after the fake filled it (ms)': Math.round(r.fillPersistLagMs),
       'most orders one account sent in any 1 s': r.maxPerAccountPerSecond,
     },
@@ -174,7 +184,7 @@ export function fanoutReport(name: string, r: FanoutResult, notes: readonly stri
       'the fake runs in a process of its own (the real broker is another machine); "sent" is when the adapter handed the request to the OS, "received" when the fake read it',
       'fills are persisted to the in-memory order store (the database write is measured by the fanout bench)',
       'each account gets one entry, so the per-account rate figure is trivially met here; the rate limit itself is checked by test/brokers (25 orders on one account)',
-      "times are wall clock from routeEntry; the fake and this process share the machine's cores, so read them beside the load average",
+      "times are wall clock from the signal; the fake and this process share the machine's cores, so read them beside the load average",
     ],
   };
 }

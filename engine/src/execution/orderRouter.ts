@@ -10,7 +10,9 @@ import { applyOrderEvent, isTerminal } from './orderStateMachine';
 import type { OrderEvent, OrderTransitionError } from './orderStateMachine';
 import { DuplicateIntentError } from './orderStore';
 import type { OrderStore } from './orderStore';
-import type { Order, OrderRequest, OrderSide, OrderType, ProductType } from './orderTypes';
+import { intentKeyOf, isOrderOf } from './orderIntent';
+import type { OrderIntent } from './orderIntent';
+import type { Order, OrderRequest, ProductType } from './orderTypes';
 import { OrderWrites } from './orderWrites';
 import type { QuoteSource } from './paperBroker';
 import { accountRateWindows, RateLimiter } from './rateLimiter';
@@ -56,33 +58,6 @@ export interface OrderRouterOptions {
 
 /** How often a waiting market order looks for its first quote (engine ms). */
 const QUOTE_POLL_MS = 50;
-
-/** One order to place for one account (entries and exits alike). */
-export interface OrderIntent {
-  /** idempotency key: at most one broker order (per freeze leg) is ever placed for it */
-  readonly intentKey: string;
-  readonly accountId: string;
-  readonly signalId?: string;
-  readonly symbol: string;
-  readonly side: OrderSide;
-  readonly quantity: number;
-  readonly type: OrderType;
-  readonly price?: number;
-  readonly triggerPrice?: number;
-}
-
-/** A signal's entry, fanned out to many accounts. */
-export interface EntryIntent {
-  readonly signalId: string;
-  readonly accountIds: readonly string[];
-  readonly symbol: string;
-  /** the same quantity for every account, or one per account id */
-  readonly quantity: number | Readonly<Record<string, number>>;
-  readonly side?: OrderSide;
-  readonly type?: OrderType;
-  readonly price?: number;
-  readonly triggerPrice?: number;
-}
 
 /** What happened to one account's share of an intent. */
 export interface AccountRouteResult {
@@ -298,34 +273,6 @@ export class OrderRouter {
     return this.writes.written(clientOrderIds);
   }
 
-  /** Fans a signal's entry out to its accounts concurrently, each through its own broker and limiter. */
-  routeEntry(intent: EntryIntent): Promise<AccountRouteResult[]> {
-    return Promise.all(
-      intent.accountIds.map((accountId) => {
-        const quantity = typeof intent.quantity === 'number' ? intent.quantity : intent.quantity[accountId];
-        if (quantity === undefined) {
-          return Promise.resolve<AccountRouteResult>({
-            accountId,
-            status: 'failed',
-            orders: [],
-            error: 'no quantity for account',
-          });
-        }
-        return this.submit({
-          intentKey: `${intent.signalId}:${accountId}`,
-          accountId,
-          signalId: intent.signalId,
-          symbol: intent.symbol,
-          side: intent.side ?? 'BUY',
-          quantity,
-          type: intent.type ?? 'MARKET',
-          price: intent.price,
-          triggerPrice: intent.triggerPrice,
-        });
-      }),
-    );
-  }
-
   /** Places one account's order (split into freeze-quantity legs), idempotently per intent key. */
   async submit(intent: OrderIntent): Promise<AccountRouteResult> {
     const { accountId } = intent;
@@ -348,15 +295,11 @@ export class OrderRouter {
       const [only] = legs;
       outcomes =
         legs.length === 1 && only !== undefined
-          ? [await this.submitLeg(slot, { ...intent, intentKey: `${intent.intentKey}#0`, quantity: only })]
-          : await Promise.all(
-              legs.map((quantity, leg) =>
-                this.submitLeg(slot, { ...intent, intentKey: `${intent.intentKey}#${leg}`, quantity }),
-              ),
-            );
+          ? [await this.submitLeg(slot, intent, 0, only)]
+          : await Promise.all(legs.map((quantity, leg) => this.submitLeg(slot, intent, leg, quantity)));
     } catch (error) {
       // The store refused to persist: nothing was sent for a leg whose create failed.
-      const orders = [...this.orders.values()].filter((o) => o.intentKey.startsWith(`${intent.intentKey}#`));
+      const orders = [...this.orders.values()].filter((o) => isOrderOf(o, intent));
       return { accountId, status: 'failed', orders, error: `store: ${String(error)}` };
     }
     return accountResult(accountId, outcomes);
@@ -480,11 +423,16 @@ export class OrderRouter {
     return result.order;
   }
 
-  private submitLeg(slot: AccountSlot, intent: OrderIntent): Promise<LegOutcome> {
-    const { intentKey } = intent;
+  private submitLeg(
+    slot: AccountSlot,
+    intent: OrderIntent,
+    leg: number,
+    quantity: number,
+  ): Promise<LegOutcome> {
+    const intentKey = intentKeyOf(intent, leg);
     const shared = this.inflight.get(intentKey);
     if (shared !== undefined) return shared.then(asDuplicate);
-    const run = this.runLeg(slot, intent);
+    const run = this.runLeg(slot, this.newOrder(intent, intentKey, leg, quantity));
     this.inflight.set(intentKey, run);
     const release = (): void => {
       this.inflight.delete(intentKey);
@@ -499,8 +447,7 @@ export class OrderRouter {
    * returned and nothing is placed. No read comes first: on a fan-out it would cost a query per account before
    * any order could leave, to find what is almost never there.
    */
-  private async runLeg(slot: AccountSlot, intent: OrderIntent): Promise<LegOutcome> {
-    const initial = this.newOrder(intent);
+  private async runLeg(slot: AccountSlot, initial: Order): Promise<LegOutcome> {
     // When nothing stands between the order and its send (its protection is known and the account's limiter has
     // a free slot now), it is created already SUBMITTED: one durable write before the broker call, not two.
     const protection = this.protection(slot, initial);
@@ -510,7 +457,7 @@ export class OrderRouter {
       await this.options.store.create(order);
     } catch (error) {
       if (!(error instanceof DuplicateIntentError)) throw error;
-      const winner = (await this.options.store.findByIntentKey(intent.intentKey)) as Order;
+      const winner = (await this.options.store.findByIntentKey(initial.intentKey)) as Order;
       return { order: this.known(winner), duplicate: true };
     }
     this.remember(order);
@@ -521,18 +468,22 @@ export class OrderRouter {
     };
   }
 
-  private newOrder(intent: OrderIntent): Order {
+  /** The INITIALIZED order of one leg of an intent (not stored yet). */
+  private newOrder(intent: OrderIntent, intentKey: string, leg: number, quantity: number): Order {
     const time = this.now();
     // Built as the state machine's copies are (required fields, then optional ones assigned), not with
     // conditional spreads, so new orders and their later versions share hidden classes.
     const order: { -readonly [K in keyof Order]: Order[K] } = {
       clientOrderId: this.newClientOrderId(),
       accountId: intent.accountId,
-      intentKey: intent.intentKey,
+      purpose: intent.purpose,
+      sequence: intent.purpose === 'entry' ? 0 : intent.sequence,
+      leg,
+      intentKey,
       symbol: intent.symbol,
       side: intent.side,
       type: intent.type,
-      quantity: intent.quantity,
+      quantity,
       product: this.options.product ?? 'MIS',
       tag: this.options.tag,
       state: 'INITIALIZED',
@@ -542,7 +493,8 @@ export class OrderRouter {
       createdAt: time,
       updatedAt: time,
     };
-    if (intent.signalId !== undefined) order.signalId = intent.signalId;
+    if (intent.purpose === 'entry') order.signalId = intent.signalId;
+    else order.positionId = intent.positionId;
     if (intent.price !== undefined) order.price = intent.price;
     if (intent.triggerPrice !== undefined) order.triggerPrice = intent.triggerPrice;
     return order;

@@ -16,7 +16,7 @@ const DEFAULT_FILL_TIMEOUT_MS = 30_000;
 
 interface OpenTrade {
   readonly trade: TradeOpen;
-  /** exit orders sent so far (intent keys `<tradeId>:exit:<n>`) */
+  /** exit orders sent so far (the n-th exit order has `sequence` n) */
   exitSeq: number;
   exiting: boolean;
   /** stop|high|target last written, to skip writes when only the last price moved */
@@ -319,7 +319,9 @@ export class ExitDesk {
     if (remaining > 0) {
       record.exitSeq += 1;
       const result = await this.runtime.router.submit({
-        intentKey: `${position.positionId}:exit:${record.exitSeq}`,
+        purpose: 'exit',
+        positionId: position.positionId,
+        sequence: record.exitSeq,
         accountId: position.accountId,
         symbol: position.symbol,
         side: 'SELL',
@@ -470,7 +472,7 @@ export class ExitDesk {
     const { router } = this.runtime;
     const open = router
       .listOrders()
-      .filter((o) => o.intentKey.startsWith(`${positionId}:exit:`) && !isTerminal(o.state));
+      .filter((o) => o.purpose === 'exit' && o.positionId === positionId && !isTerminal(o.state));
     if (open.length === 0) return [];
     const legs = await cancelAndSettle(
       router,
