@@ -6,7 +6,8 @@ import { createClientOrderIdFactory } from './clientOrderId';
 import { splitByFreezeQty } from './freezeSplit';
 import { needsProtection, OPTION_PROTECTION_BANDS, toProtectedLimit } from './marketProtection';
 import type { ProtectedFields, ProtectionBand } from './marketProtection';
-import { applyOrderEvent, isTerminal } from './orderStateMachine';
+import { OrderResolver } from './orderResolver';
+import { applyOrderEvent } from './orderStateMachine';
 import type { OrderEvent, OrderTransitionError } from './orderStateMachine';
 import { DuplicateIntentError } from './orderStore';
 import type { OrderStore } from './orderStore';
@@ -102,8 +103,6 @@ function submittedVersion(order: Order, time: number, sent: ProtectedFields | un
   return result.order;
 }
 
-const DEFAULT_BACKOFF_MS: readonly number[] = [500, 1_000, 2_000, 4_000, 8_000, 15_000, 30_000];
-
 function asDuplicate(outcome: LegOutcome): LegOutcome {
   return { order: outcome.order, duplicate: true };
 }
@@ -129,10 +128,11 @@ function accountResult(accountId: string, outcomes: readonly LegOutcome[]): Acco
  * Places orders for many accounts. Per order: client id → (market protection) → rate limiter → SUBMITTED durable
  * → `placeOrder` with a timeout. An order that can go at once (quoted, a free rate-limit slot) is created already
  * SUBMITTED, one write; one that must wait is created INITIALIZED and written SUBMITTED when its slot comes. A
- * timeout or a dropped connection makes the order UNKNOWN, resolved by `getOrder` with backoff (or by the
- * broker's own update, or by the late reply) — never by sending it again. The same intent key never yields a
- * second broker order: in-flight calls are shared, and the store's unique intent key refuses a second order for
- * an intent persisted before (by this process before a restart, or by another process).
+ * timeout or a dropped connection makes the order UNKNOWN, resolved by `OrderResolver` (orderResolver.ts: status
+ * queries with backoff, recovery after a restart, reconciliation) or by the broker's own update or the late reply —
+ * never by sending it again. The same intent key never yields a second broker order: in-flight calls are shared,
+ * and the store's unique intent key refuses a second order for an intent persisted before (by this process before
+ * a restart, or by another process).
  */
 export class OrderRouter {
   private readonly accounts = new Map<string, AccountSlot>();
@@ -141,9 +141,8 @@ export class OrderRouter {
   private readonly inflight = new Map<string, Promise<LegOutcome>>();
   private readonly writes: OrderWrites;
   private readonly timeouts: RequestTimeouts;
-  private readonly background = new Set<Promise<void>>();
-  /** recovered open orders of accounts not registered yet: resolved once their account is */
-  private readonly recoveredFor = new Map<string, string[]>();
+  /** unknown outcomes, recovery after a restart, reconciliation */
+  private readonly resolver: OrderResolver;
   private readonly changes = new Subject<Order>();
   private readonly anomalies = new Subject<RouterAnomaly>();
   private readonly newClientOrderId: () => string;
@@ -165,6 +164,19 @@ export class OrderRouter {
         message: `store.update failed: ${String(error)}`,
       }),
     );
+    this.resolver = new OrderResolver({
+      scheduler: options.scheduler,
+      store: options.store,
+      ...(options.resolveBackoffMs === undefined ? {} : { resolveBackoffMs: options.resolveBackoffMs }),
+      order: (id) => this.orders.get(id),
+      orders: () => this.orders.values(),
+      remember: (order) => this.remember(order),
+      apply: (id, event) => this.apply(id, event),
+      applySnapshot: (id, snapshot) => this.applySnapshot(id, snapshot),
+      broker: (accountId) => this.accounts.get(accountId)?.connection.broker,
+      withTimeout: (promise) => this.withTimeout(promise),
+      anomaly: (anomaly) => this.anomalies.next(anomaly),
+    });
   }
 
   /** Registers an account; its broker's updates are followed while the router runs. */
@@ -179,9 +191,7 @@ export class OrderRouter {
     const slot: AccountSlot = { connection, limiter: new RateLimiter(windows, this.options.scheduler) };
     this.accounts.set(connection.accountId, slot);
     if (this.started) this.follow(slot);
-    const recovered = this.recoveredFor.get(connection.accountId) ?? [];
-    this.recoveredFor.delete(connection.accountId);
-    for (const id of recovered) this.track(this.resolveByAsking(slot, id));
+    this.resolver.accountAdded(connection.accountId, connection.broker);
   }
 
   /** Lets a registered account's broker ready itself for an order expected soon; failures are of no consequence. */
@@ -216,32 +226,11 @@ export class OrderRouter {
   }
 
   /**
-   * Loads non-terminal orders from the store (after a restart) so updates and `reconcile` can reach them, and
-   * settles each: an order still INITIALIZED was never sent (the broker is called only once SUBMITTED is durable),
-   * so it is rejected as not sent; one SUBMITTED with no answer recorded may or may not have reached the broker, so
-   * its outcome is unknown; it and every other open order are resolved by asking the broker (`resolveByAsking`),
-   * never by sending again — the broker's state when it has the order; when it keeps saying it has none, NOT_FOUND
-   * for an order it never acknowledged and EXPIRED for one it had (a paper broker's book dies with the process, a
-   * day order leaves the book at the day's end). Without this an exit stopped half-way would wait forever for an
-   * order nobody resolves. An order of an account not registered yet is resolved once the account is.
+   * Loads the open orders a stopped process left (after a restart) and settles each by asking its broker, never by
+   * sending again (`OrderResolver.recover`).
    */
-  async recover(): Promise<readonly Order[]> {
-    const open = await this.options.store.listOpen();
-    for (const order of open) this.remember(order);
-    for (const order of open) {
-      const id = order.clientOrderId;
-      if (order.state === 'INITIALIZED') {
-        this.apply(id, { type: 'REJECT', time: this.now(), reason: 'NOT_SENT: stopped before it was sent' });
-        continue;
-      }
-      if (order.state === 'SUBMITTED' && order.brokerOrderId === undefined) {
-        this.apply(id, { type: 'TIMEOUT', time: this.now(), reason: 'restart: outcome unknown' });
-      }
-      const slot = this.accounts.get(order.accountId);
-      if (slot !== undefined) this.track(this.resolveByAsking(slot, id));
-      else this.recoveredFor.set(order.accountId, [...(this.recoveredFor.get(order.accountId) ?? []), id]);
-    }
-    return open.map((order) => this.orders.get(order.clientOrderId) ?? order);
+  recover(): Promise<readonly Order[]> {
+    return this.resolver.recover();
   }
 
   /** The latest known version of an order. */
@@ -256,12 +245,12 @@ export class OrderRouter {
 
   /** UNKNOWN orders whose background resolution is still running. */
   get pendingResolutions(): number {
-    return this.background.size;
+    return this.resolver.pending;
   }
 
   /** Resolves once every background resolution (UNKNOWN orders) and every queued store write has finished. */
   async idle(): Promise<void> {
-    while (this.background.size > 0) await Promise.all([...this.background]);
+    await this.resolver.settled();
     await this.written();
   }
 
@@ -323,27 +312,8 @@ export class OrderRouter {
   }
 
   /** Queries the broker for every non-terminal order (all accounts or one) and applies what it reports. */
-  async reconcile(accountId?: string): Promise<void> {
-    const open = [...this.orders.values()].filter(
-      (o) =>
-        !isTerminal(o.state) &&
-        o.state !== 'INITIALIZED' &&
-        (accountId === undefined || o.accountId === accountId),
-    );
-    await Promise.all(
-      open.map(async (order) => {
-        const slot = this.accounts.get(order.accountId);
-        if (slot === undefined) return;
-        try {
-          const snapshot = await this.withTimeout(
-            slot.connection.broker.getOrder({ clientOrderId: order.clientOrderId }),
-          );
-          if (snapshot !== undefined) this.applySnapshot(order.clientOrderId, snapshot);
-        } catch {
-          // The next reconcile tries again; the order keeps its state meanwhile.
-        }
-      }),
-    );
+  reconcile(accountId?: string): Promise<void> {
+    return this.resolver.reconcile(accountId);
   }
 
   /**
@@ -599,7 +569,7 @@ export class OrderRouter {
             time: this.now(),
             reason: `${kind}: outcome unknown`,
           });
-          this.track(this.resolveByAsking(slot, id));
+          this.resolver.resolve(broker, id);
           return unknown;
         }
         if (kind === 'rate_limited' && attempt < retries) {
@@ -645,7 +615,7 @@ export class OrderRouter {
           time: this.now(),
           reason: `${kind}: outcome unknown`,
         });
-        this.track(this.resolveByAsking(slot, clientOrderId));
+        this.resolver.resolve(slot.connection.broker, clientOrderId);
         return unknown;
       }
       const reason = `${kind}: ${(error as Error).message}`;
@@ -655,63 +625,6 @@ export class OrderRouter {
         reason,
       });
     }
-  }
-
-  /**
-   * Resolves an UNKNOWN order by status queries with backoff. When the broker answered every query and never
-   * knew the order, it was not placed: REJECTED (NOT_FOUND). When queries failed, the order stays UNKNOWN for
-   * `reconcile`.
-   */
-  /**
-   * Asks the broker about an order until it says where the order stands (with backoff), stopping as soon as the
-   * order moves on its own (an update, a late reply). If the broker answered every time that it has no such order:
-   * an order it never acknowledged (UNKNOWN) was not placed → REJECTED (`NOT_FOUND`); one it had acknowledged
-   * (recovered after a restart) is gone from its book — a paper broker's orders die with the process, a day order
-   * leaves the book at the day's end → EXPIRED with the fills it had.
-   */
-  private async resolveByAsking(slot: AccountSlot, clientOrderId: string): Promise<void> {
-    const backoff = this.options.resolveBackoffMs ?? DEFAULT_BACKOFF_MS;
-    const waitingIn = this.orders.get(clientOrderId)?.state;
-    let answers = 0;
-    for (const delay of backoff) {
-      await this.sleep(delay);
-      if (this.orders.get(clientOrderId)?.state !== waitingIn) return; // moved: an update or a late reply
-      try {
-        const snapshot = await this.withTimeout(slot.connection.broker.getOrder({ clientOrderId }));
-        answers += 1;
-        if (snapshot !== undefined) {
-          this.applySnapshot(clientOrderId, snapshot);
-          return;
-        }
-      } catch {
-        // Ask again after the next wait.
-      }
-    }
-    if (this.orders.get(clientOrderId)?.state !== waitingIn) return;
-    if (answers === backoff.length && waitingIn === 'UNKNOWN') {
-      this.apply(clientOrderId, {
-        type: 'REJECT',
-        time: this.now(),
-        reason: 'NOT_FOUND: the broker has no such order',
-      });
-    } else if (answers === backoff.length) {
-      this.apply(clientOrderId, { type: 'EXPIRE', time: this.now() });
-      this.anomalies.next({ clientOrderId, message: 'the broker no longer has this order: expired' });
-    } else {
-      this.anomalies.next({ clientOrderId, message: 'order outcome still unknown; reconcile later' });
-    }
-  }
-
-  private track(task: Promise<void>): void {
-    const tracked = task.catch((error: unknown) => {
-      this.anomalies.next({ message: `background resolution failed: ${String(error)}` });
-    });
-    this.background.add(tracked);
-    void tracked.then(() => this.background.delete(tracked));
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => this.options.scheduler.schedule(() => resolve(), ms));
   }
 
   private withTimeout<T>(promise: Promise<T>): Promise<T> {
