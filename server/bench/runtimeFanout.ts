@@ -91,6 +91,11 @@ export interface RuntimeFanoutOptions {
   readonly broker: (index: number) => Broker;
   /** the engine clock's start (default now): a broker fake lists one weekly expiry, and the runtime picks by date */
   readonly startAt?: number;
+  /**
+   * engine clock speed (default 60: a minute's candle closes in a second). A signal stays armed for a minute of
+   * engine time, in which the live accounts' brokers are readied: 1,000 of them need a real minute (speed 1).
+   */
+  readonly speed?: number;
   /** the accounts trade live (default paper): their brokers are readied when the signal arms, stops rest there */
   readonly live?: boolean;
   /** the LTP quoted for each option the runtime subscribes (a broker that needs market protection prices from it) */
@@ -156,8 +161,9 @@ export async function runtimeFanoutOnce(options: RuntimeFanoutOptions): Promise<
       strategies,
       defaultId: '1',
     };
-    // The engine clock runs 60× so a minute's candle closes in a second; broker delays stay real milliseconds.
-    const scheduler = createScaledScheduler({ speed: 60, base: asyncScheduler, startAt });
+    // The engine clock runs 60× (by default) so a minute's candle closes in a second; broker delays stay real ms.
+    const speed = options.speed ?? 60;
+    const scheduler = createScaledScheduler({ speed, base: asyncScheduler, startAt });
     const store = createRuntimeStore({
       db,
       publisher: quietRealtime,
@@ -225,15 +231,18 @@ export async function runtimeFanoutOnce(options: RuntimeFanoutOptions): Promise<
     const engine = runtime as unknown as TradingRuntime;
     engine.start();
     options.started?.(engine);
-    // A bullish minute, then a tick through its high + 1 in the next minute executes a CALL.
+    // A bullish minute, then a tick through its high + 1 in the next minute executes a CALL. A clock that starts
+    // in a minute's last seconds makes that minute the bullish one; otherwise it is the next whole minute.
     const t0 = scheduler.now();
     const bucket = Math.ceil(t0 / 60_000) * 60_000;
+    const startsLate = bucket - t0 <= 5_000;
+    const close = startsLate ? bucket : bucket + 60_000;
     const wait = (engineMs: number) =>
-      new Promise((r) => setTimeout(r, Math.max(0, engineMs - (scheduler.now() - t0)) / 60));
-    await wait(bucket - t0 + 1_000);
+      new Promise((r) => setTimeout(r, Math.max(0, engineMs - (scheduler.now() - t0)) / speed));
+    if (!startsLate) await wait(bucket - t0 + 1_000);
     engine.onTick({ time: scheduler.now(), price: 24_000, volume: 0 });
     engine.onTick({ time: scheduler.now() + 1, price: 24_010, volume: 0 });
-    await wait(bucket - t0 + 61_000);
+    await wait(close - t0 + 1_000);
     // The signal armed at the minute's close: the accounts are registered and live ones readied by now.
     await engine.idle();
     await options.ready?.();

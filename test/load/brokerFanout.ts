@@ -74,10 +74,11 @@ export function maxInWindow(times: readonly number[], windowMs: number): number 
 }
 
 /**
- * The engine clock's start in the broker benches: the fakes list the NIFTY weekly expiry of 1 Dec 2026, and the
- * runtime buys the current weekly contract of its own date.
+ * The engine clock's start in the broker benches, 3 s before a minute's end (that minute is the signal's setup):
+ * the fakes list the NIFTY weekly expiry of 1 Dec 2026, and the runtime buys the current weekly contract of its
+ * own date.
  */
-export const FANOUT_START = Date.UTC(2026, 10, 25, 4, 0);
+export const FANOUT_START = Date.UTC(2026, 10, 25, 4, 0) - 3_000;
 
 /**
  * Runs one fan-out: `build` makes the world, and one signal goes through the trading runtime's own fan-out to every
@@ -103,6 +104,8 @@ export async function brokerFanoutOnce(build: () => Promise<FanoutWorld>): Promi
         return account.broker;
       },
       startAt: FANOUT_START,
+      // In real time: the armed signal's minute is what 1,000 accounts' brokers have to get ready (production).
+      speed: 1,
       live: true,
       optionLtp: FANOUT_LTP,
       ready: async () => {
