@@ -40,11 +40,14 @@ import * as positionCheck from './20261124001200_position_check';
 import * as demoAccount from './20261125000100_demo_account';
 import * as offerRedemptions from './20261125000100_offer_redemptions';
 import * as brokerIpBlock from './20261125090100_broker_ip_block';
+import * as orderIntents from './20261125190000_order_intents';
 
 export interface NamedMigration {
   readonly name: string;
   readonly up: (knex: Knex) => Promise<void>;
   readonly down: (knex: Knex) => Promise<void>;
+  /** `{ transaction: false }`: the migration manages its own transaction (e.g. a SQLite table rebuild) */
+  readonly config?: { readonly transaction?: boolean };
 }
 
 export const migrations: readonly NamedMigration[] = [
@@ -85,6 +88,7 @@ export const migrations: readonly NamedMigration[] = [
   { name: '20261125000100_demo_account', ...demoAccount },
   { name: '20261125000100_offer_redemptions', ...offerRedemptions },
   { name: '20261125090100_broker_ip_block', ...brokerIpBlock },
+  { name: '20261125190000_order_intents', ...orderIntents },
 ];
 
 /** A Knex `MigrationSource` over the static list above. */
@@ -100,6 +104,9 @@ export class StaticMigrationSource implements Knex.MigrationSource<NamedMigratio
   }
 
   async getMigration(migration: NamedMigration): Promise<Knex.Migration> {
-    return { up: migration.up, down: migration.down };
+    return migration.config === undefined
+      ? { up: migration.up, down: migration.down }
+      : // Knex reads a migration's `config.transaction`, though its types do not declare it.
+        ({ up: migration.up, down: migration.down, config: { ...migration.config } } as Knex.Migration);
   }
 }

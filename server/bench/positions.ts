@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import type { Quote } from '@optionpilot/engine';
 import type { BenchResult } from '../../engine/bench/types';
-import { openFanoutRig } from './runtimeFanout';
+import { openFanoutRig, seededRandom, slowBroker } from './runtimeFanout';
 
 const ACCOUNTS = 1_000;
 const QUOTES = 50_000;
@@ -25,8 +25,11 @@ export async function runPositionsBench(): Promise<BenchResult> {
   const closes = new Promise<void>((resolve) => {
     allClosed = resolve;
   });
+  const sent: number[] = [];
+  const random = seededRandom(20_261_124);
   const rig = await openFanoutRig({
     accounts: ACCOUNTS,
+    broker: () => slowBroker(sent, random),
     // The engine clock runs 60× real time here: the runtime's 30 s fill timeout is kept at 30 s of real time, so a
     // slow broker answer is waited for as in production rather than sent again after half a second.
     fillTimeoutMs: 30_000 * 60,
@@ -41,7 +44,7 @@ export async function runPositionsBench(): Promise<BenchResult> {
   });
   try {
     await rig.enterAll();
-    const { runtime, scheduler, sent } = rig;
+    const { runtime, scheduler } = rig;
     const positions = runtime.positions();
     const symbol = positions[0]?.symbol ?? '';
     const onSymbol = positions.filter((p) => p.symbol === symbol).length;

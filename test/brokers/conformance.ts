@@ -122,8 +122,18 @@ export function brokerConformance(target: ConformanceTarget): void {
     let router: OrderRouter;
     let store: InMemoryOrderStore;
 
+    /** A signal's entry for the one account, as the runtime's entry desk submits it. */
     const route = (signalId: string, quantity: number, type: 'MARKET' | 'LIMIT' = 'MARKET', price?: number) =>
-      router.routeEntry({ signalId, accountIds: ['acc'], symbol: target.symbol, quantity, type, price });
+      router.submit({
+        purpose: 'entry',
+        signalId,
+        accountId: 'acc',
+        symbol: target.symbol,
+        side: 'BUY',
+        quantity,
+        type,
+        ...(price === undefined ? {} : { price }),
+      });
 
     const orderWhere = (clientOrderId: string, test: (o: Order) => boolean): Promise<Order> =>
       waitFor(() => {
@@ -161,7 +171,7 @@ export function brokerConformance(target: ConformanceTarget): void {
     });
 
     it('places a MARKET entry as a protected order carrying the client order id, and follows it to FILLED', async () => {
-      const [result] = await route('sig-fill', target.lotSize);
+      const result = await route('sig-fill', target.lotSize);
       const order = result?.orders[0];
       expect(result?.status).toBe('placed');
       expect(order?.brokerOrderId).toBeDefined();
@@ -187,7 +197,7 @@ export function brokerConformance(target: ConformanceTarget): void {
 
     it('reports a partial fill as PARTIALLY_FILLED with the filled quantity', async () => {
       subject.fake.inject('partial_fill');
-      const [result] = await route('sig-partial', target.lotSize * 2);
+      const result = await route('sig-partial', target.lotSize * 2);
       const id = result?.orders[0]?.clientOrderId ?? '';
       const partial = await orderWhere(id, (o) => o.state === 'PARTIALLY_FILLED');
       expect(partial.filledQty).toBeGreaterThan(0);
@@ -195,7 +205,7 @@ export function brokerConformance(target: ConformanceTarget): void {
     });
 
     it('modifies an open order and cancels it', async () => {
-      const [result] = await route('sig-mod', target.lotSize, 'LIMIT', target.ltp - 10);
+      const result = await route('sig-mod', target.lotSize, 'LIMIT', target.ltp - 10);
       const id = result?.orders[0]?.clientOrderId ?? '';
       const modified = await router.modify(id, { price: target.ltp - 5 });
       expect(modified.state).toBe('ACCEPTED');
@@ -241,7 +251,7 @@ export function brokerConformance(target: ConformanceTarget): void {
 
     it('rejects an order the broker refuses, without sending it again', async () => {
       subject.fake.inject('reject');
-      const [result] = await route('sig-rej', target.lotSize);
+      const result = await route('sig-rej', target.lotSize);
       expect(result?.status).toBe('rejected');
       expect(result?.orders[0]?.reason).toMatch(/^rejected\//);
       expect(subject.fake.placeRequests()).toBe(1);
@@ -249,7 +259,7 @@ export function brokerConformance(target: ConformanceTarget): void {
 
     it('retries a rate-limited placement (it was not placed) and places it once', async () => {
       subject.fake.inject('rate_limit');
-      const [result] = await route('sig-429', target.lotSize);
+      const result = await route('sig-429', target.lotSize);
       expect(result?.status).toBe('placed');
       expect(subject.fake.placeRequests()).toBe(2);
       expect(subject.fake.orders()).toHaveLength(1);
@@ -257,7 +267,7 @@ export function brokerConformance(target: ConformanceTarget): void {
 
     it('resolves a timed-out placement (placed anyway) by asking the broker, never sending it twice', async () => {
       subject.fake.inject('timeout_placed');
-      const [result] = await route('sig-timeout', target.lotSize);
+      const result = await route('sig-timeout', target.lotSize);
       expect(result?.status).toBe('unknown');
       const id = result?.orders[0]?.clientOrderId ?? '';
       const resolved = await orderWhere(id, (o) => o.state !== 'UNKNOWN');
@@ -267,14 +277,14 @@ export function brokerConformance(target: ConformanceTarget): void {
       expect(subject.fake.placeRequests()).toBe(1);
       expect(subject.fake.orders()).toHaveLength(1);
       // The same signal routed again is a duplicate: still one order at the broker.
-      const [again] = await route('sig-timeout', target.lotSize);
+      const again = await route('sig-timeout', target.lotSize);
       expect(again?.status).toBe('duplicate');
       expect(subject.fake.placeRequests()).toBe(1);
     });
 
     it('resolves a 5xx placement the broker never recorded as REJECTED (not found), sending it once', async () => {
       subject.fake.inject('server_error');
-      const [result] = await route('sig-5xx', target.lotSize);
+      const result = await route('sig-5xx', target.lotSize);
       expect(result?.status).toBe('unknown');
       await router.idle();
       const order = router.getOrder(result?.orders[0]?.clientOrderId ?? '');
@@ -287,7 +297,7 @@ export function brokerConformance(target: ConformanceTarget): void {
       const freezeQty = subject.broker.capabilities.freezeQty;
       expect(freezeQty).toBeDefined();
       const total = (Math.floor((freezeQty ?? 0) / target.lotSize) + 2) * target.lotSize;
-      const [result] = await route('sig-freeze', total);
+      const result = await route('sig-freeze', total);
       expect(result?.status).toBe('placed');
       const legs = subject.fake.orders().map((o) => o.quantity);
       expect(legs.length).toBeGreaterThan(1);
@@ -319,7 +329,7 @@ export function brokerConformance(target: ConformanceTarget): void {
       const seen: BrokerOrderSnapshot[] = [];
       const subscription = subject.broker.orderUpdates$.subscribe((s) => seen.push(s));
       try {
-        const [result] = await route('sig-push', target.lotSize, 'LIMIT', target.ltp);
+        const result = await route('sig-push', target.lotSize, 'LIMIT', target.ltp);
         const brokerOrderId = result?.orders[0]?.brokerOrderId ?? '';
         if (subject.sendForgedUpdate !== undefined) {
           const forged = await subject.sendForgedUpdate(brokerOrderId);
@@ -339,7 +349,7 @@ export function brokerConformance(target: ConformanceTarget): void {
     });
 
     it('reports net positions', async () => {
-      const [result] = await route('sig-pos', target.lotSize);
+      const result = await route('sig-pos', target.lotSize);
       await subject.fake.fill(result?.orders[0]?.brokerOrderId ?? '', target.ltp);
       await orderWhere(result?.orders[0]?.clientOrderId ?? '', (o) => o.state === 'FILLED');
       const positions = await subject.broker.getPositions();

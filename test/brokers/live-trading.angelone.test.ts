@@ -175,7 +175,8 @@ describe('live trading through the Angel One adapter', () => {
     const orders = await listOrders(knex, { userId });
     expect(orders.map((o) => o.broker)).toEqual(['angelone', 'angelone']);
     expect(orders.find((o) => o.broker_order_id === stopId)).toMatchObject({
-      purpose: 'exit',
+      purpose: 'stop',
+      sequence: 1,
       trade_id: trade!.id,
     });
 

@@ -124,7 +124,8 @@ describe('live trading through the Fyers adapter', () => {
     const [trade] = await listTrades(knex, { userId });
     expect(trade).toMatchObject({ status: 'open', paper: false });
     expect(orders.find((o) => o.broker_order_id === stopId)).toMatchObject({
-      purpose: 'exit',
+      purpose: 'stop',
+      sequence: 1,
       trade_id: trade!.id,
     });
     // The stop-limit's trigger is the trade's stop on the tick grid; its limit lies below it (a protected sell).

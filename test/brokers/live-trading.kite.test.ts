@@ -107,9 +107,10 @@ describe('live trading through the Zerodha adapter', () => {
     );
     const [liveTrade] = await listTrades(knex, { userId: live });
     expect(liveTrade).toMatchObject({ status: 'open', paper: false });
-    // The stop order belongs to the trade, as an exit order.
+    // The stop order belongs to the trade: its first stop.
     expect(liveOrders.find((o) => o.broker_order_id === stop?.order_id)).toMatchObject({
-      purpose: 'exit',
+      purpose: 'stop',
+      sequence: 1,
       trade_id: liveTrade!.id,
     });
     // Its trigger is the trade's stop on the tick grid.

@@ -53,7 +53,8 @@ export function checkDatabase(
                          GROUP BY trade_id HAVING n > 1`)) {
       violations.push(`trade ${r.trade_id}: ${r.n} entry orders`);
     }
-    for (const r of all(`SELECT trade_id, count(*) AS n FROM orders WHERE purpose = 'exit' AND status = 'FILLED'
+    // A stop resting at the broker sells the trade too (purpose 'stop').
+    for (const r of all(`SELECT trade_id, count(*) AS n FROM orders WHERE purpose IN ('exit', 'stop') AND status = 'FILLED'
                          AND trade_id IS NOT NULL GROUP BY trade_id HAVING n > 1`)) {
       violations.push(`trade ${r.trade_id}: closed by ${r.n} filled exit orders`);
     }

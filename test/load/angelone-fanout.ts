@@ -15,8 +15,8 @@ async function until(check: () => Promise<boolean>, what: string, ms = 120_000):
   }
 }
 
-/** Runs one fan-out to `accounts` accounts; `ordersPerAccount` signals are routed back to back. */
-export function angelFanoutOnce(accounts: number, ordersPerAccount = 1): Promise<FanoutResult> {
+/** Runs one fan-out: one signal through the trading runtime to `accounts` live accounts. */
+export function angelFanoutOnce(accounts: number): Promise<FanoutResult> {
   return brokerFanoutOnce(async () => {
     const fake = await startAngelFakeProcess({ autoFillPrice: FANOUT_LTP });
     const module = angeloneModuleAt(fake);
@@ -51,7 +51,7 @@ export function angelFanoutOnce(accounts: number, ordersPerAccount = 1): Promise
       },
       close: () => fake.close(),
     };
-  }, ordersPerAccount);
+  });
 }
 
 /** `npm run bench -- angelone`: one fan-out to 1,000 accounts, figures for the bench report. */

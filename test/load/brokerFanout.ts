@@ -1,20 +1,19 @@
-// The broker fan-out bench, once for every broker: one signal's entry routed to N live accounts at a broker's fake
-// over loopback HTTP, each account with its own session and adapter, through the engine's OrderRouter. Each broker's
+// The broker fan-out bench, once for every broker: one signal through the trading runtime's own fan-out to N live
+// accounts at a broker's fake over loopback HTTP, each account with its own session and adapter, persisted by the
+// real SQLite store (the `runtime` bench's set-up, server/bench/runtimeFanout.ts). Each broker's
 // `test/load/<feed>-fanout.ts` only builds its world — the fake (in a process of its own), the logged-in accounts'
 // adapters, what counts as a placement — and hands it to `brokerFanoutOnce`, which measures the time until every
 // entry order is sent (handed to the OS by the adapters' transport), has reached the fake and is acknowledged, and
-// until every fill (auto-filled by the fake, pushed back by the broker's own update channel) is persisted in the
-// order store; and checks the per-account ≤ 10 orders/s from the fake's own request times.
+// until every fill (auto-filled by the fake, pushed back by the broker's own update channel) is persisted as a
+// trade; and reads the per-account order rate from the fake's own request times.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
-import { asyncScheduler } from 'rxjs';
-import { OrderRouter, type Broker } from '@optionpilot/engine';
-import { FillWatchingStore } from '../../engine/bench/fanout';
+import type { Broker } from '@optionpilot/engine';
 import type { BenchResult } from '../../engine/bench/types';
+import { runtimeFanoutOnce } from '../../server/bench/runtimeFanout';
 import { REQUEST_SENT_CHANNEL } from '../../server/src/brokers/brokerHttp';
 
-/** The option every account buys, and its LTP (the fakes fill at it). */
-export const FANOUT_SYMBOL = 'NIFTY01DEC2624000CE';
+/** The LTP of the option every account buys (the fakes fill at it). */
 export const FANOUT_LTP = 120;
 
 /** What a broker's fake reports of the run. */
@@ -31,7 +30,7 @@ export interface FanoutWorld {
   readonly accounts: ReadonlyArray<{ readonly accountId: string; readonly broker: Broker }>;
   /** whether a request the transport sent places an order (the "sent" figure counts these) */
   isPlacement(method: string, url: string): boolean;
-  /** waits, once the router follows the accounts, until their update channels are open (order sockets) */
+  /** waits, once the runtime registered the accounts (the signal armed), until their update channels are open */
   ready?(): Promise<void>;
   stats(): Promise<FakeFanoutStats>;
   close(): Promise<void>;
@@ -40,21 +39,21 @@ export interface FanoutWorld {
 export interface FanoutResult {
   readonly accounts: number;
   readonly placed: number;
-  /** epoch ms just before the signal was routed */
+  /** epoch ms the signal was persisted as executed (the fan-out starts) */
   readonly startedAt: number;
-  /** placements the adapters' transport reported sent */
+  /** entry placements the adapters' transport reported sent */
   readonly sent: number;
-  /** from routeEntry to the last placement's bytes handed to the OS by the adapter's transport */
+  /** from the signal to the last placement's bytes handed to the OS by the adapter's transport */
   readonly allSentMs: number;
-  /** from routeEntry to the fake receiving the last placement */
+  /** from the signal to the fake receiving the last placement */
   readonly allReceivedMs: number;
-  /** from routeEntry to every placement acknowledged (routeEntry resolved) */
+  /** from the signal to every placement acknowledged */
   readonly allAcknowledgedMs: number;
-  /** from routeEntry to the last FILLED write */
+  /** from the signal to the last entry's fill persisted (its trade row committed) */
   readonly allFilledMs: number;
   /** CPU time (user + system) of this process over the same span */
   readonly cpuMs: number;
-  /** from the fake's last fill to the last FILLED write */
+  /** from the fake's last fill to the last trade row committed */
   readonly fillPersistLagMs: number;
   /** the most order requests one account sent within any 1,000 ms, by the fake's arrival clock */
   readonly maxPerAccountPerSecond: number;
@@ -75,73 +74,68 @@ export function maxInWindow(times: readonly number[], windowMs: number): number 
 }
 
 /**
- * Runs one fan-out: `build` makes the world with `accounts` accounts, and `ordersPerAccount` signals are routed
- * back to back.
+ * The engine clock's start in the broker benches, 3 s before a minute's end (that minute is the signal's setup):
+ * the fakes list the NIFTY weekly expiry of 1 Dec 2026, and the runtime buys the current weekly contract of its
+ * own date.
  */
-export async function brokerFanoutOnce(
-  build: () => Promise<FanoutWorld>,
-  ordersPerAccount = 1,
-): Promise<FanoutResult> {
+export const FANOUT_START = Date.UTC(2026, 10, 25, 4, 0) - 3_000;
+
+/**
+ * Runs one fan-out: `build` makes the world, and one signal goes through the trading runtime's own fan-out to every
+ * account (live, as the server trades them), persisted by the real SQLite store (server/bench/runtimeFanout.ts).
+ */
+export async function brokerFanoutOnce(build: () => Promise<FanoutWorld>): Promise<FanoutResult> {
   const world = await build();
   const accounts = world.accounts.length;
-  const store = new FillWatchingStore(accounts * ordersPerAccount);
-  const router = new OrderRouter({
-    scheduler: asyncScheduler,
-    store,
-    quotes: {
-      getQuote: (symbol) => ({ symbol, time: Date.now(), bid: FANOUT_LTP, ask: FANOUT_LTP, ltp: FANOUT_LTP }),
-    },
-    tag: 'OPALGO',
-    lotSize: () => 65,
-    // The fake shares the machine: on a starved machine its answers can take seconds, and an order counted
-    // UNKNOWN would hide the figure being measured.
-    requestTimeoutMs: 60_000,
-  });
-  const ids = world.accounts.map((a) => a.accountId);
   const sentAt: number[] = [];
   const onSent = (message: unknown): void => {
     const { method, url } = message as { method: string; url: string };
     if (world.isPlacement(method, url)) sentAt.push(Date.now());
   };
+  /** epoch ms each entry order was first acknowledged (ACCEPTED or beyond) */
+  const acknowledged = new Map<string, number>();
   subscribe(REQUEST_SENT_CHANNEL, onSent);
   try {
-    for (const { accountId, broker } of world.accounts) router.addAccount({ accountId, broker });
-    // The router follows every account's updates: brokers with order sockets open them now, as at the start of a
-    // session in production.
-    router.start();
-    await world.ready?.();
-    // Before the signal, as when it armed in production: every account's broker is prepared (its keep-alive
-    // connection opened, the instrument master loaded), so the figure is the fan-out itself, not handshakes.
-    await Promise.all(ids.map((id) => router.prepare(id)));
-    const t0 = Date.now();
-    const started = performance.now();
-    const cpuStart = process.cpuUsage();
-    const results = await Promise.all(
-      Array.from({ length: ordersPerAccount }, (_, n) =>
-        router.routeEntry({ signalId: `sig-${n}`, accountIds: ids, symbol: FANOUT_SYMBOL, quantity: 65 }),
-      ),
-    );
-    const allAcknowledgedMs = performance.now() - started;
-    const placed = results.flat().filter((r) => r.status === 'placed').length;
-    // The store notes performance.now(); the fake's times are epoch ms.
-    const filledAt = await Promise.race([
-      store.allFilledAt.then((at) => performance.timeOrigin + at),
-      new Promise<number>((_, reject) =>
-        setTimeout(() => reject(new Error('fills did not all arrive')), 60_000),
-      ),
-    ]);
-    const cpu = process.cpuUsage(cpuStart);
-    const { orderRequestTimes: received, orderRequestsByUser, lastFillAt } = await world.stats();
+    const run = await runtimeFanoutOnce({
+      accounts,
+      broker: (index) => {
+        const account = world.accounts[index];
+        if (account === undefined) throw new Error(`no broker account ${index}`);
+        return account.broker;
+      },
+      startAt: FANOUT_START,
+      // In real time: the armed signal's minute is what 1,000 accounts' brokers have to get ready (production).
+      speed: 1,
+      live: true,
+      optionLtp: FANOUT_LTP,
+      ready: async () => {
+        await world.ready?.();
+      },
+      started: (runtime) => {
+        runtime.router.changes$.subscribe((order) => {
+          const known = order.brokerOrderId !== undefined || order.state === 'FILLED';
+          if (order.purpose === 'entry' && known && !acknowledged.has(order.clientOrderId))
+            acknowledged.set(order.clientOrderId, Date.now());
+        });
+      },
+    });
+    if (run.allOpenedAt === 0) throw new Error(`fills did not all arrive (${run.opened} of ${accounts})`);
+    const t0 = run.executedAtEpoch;
+    const filledAt = performance.timeOrigin + run.allOpenedAt;
+    const { orderRequestsByUser, lastFillAt } = await world.stats();
+    // Each account's first placement is its entry; a live position's stop follows once the entry filled.
+    const entryArrivals = [...orderRequestsByUser.values()].map((times) => Math.min(...times));
+    const entriesSent = [...sentAt].sort((a, b) => a - b).slice(0, accounts);
     return {
       accounts,
-      placed,
+      placed: acknowledged.size,
       startedAt: t0,
-      sent: sentAt.length,
-      allSentMs: Math.max(...sentAt) - t0,
-      allReceivedMs: Math.max(...received) - t0,
-      allAcknowledgedMs,
+      sent: entriesSent.length,
+      allSentMs: Math.max(...entriesSent) - t0,
+      allReceivedMs: Math.max(...entryArrivals) - t0,
+      allAcknowledgedMs: Math.max(...acknowledged.values()) - t0,
       allFilledMs: filledAt - t0,
-      cpuMs: (cpu.user + cpu.system) / 1_000,
+      cpuMs: run.cpuMs,
       fillPersistLagMs: filledAt - lastFillAt,
       maxPerAccountPerSecond: Math.max(
         ...[...orderRequestsByUser.values()].map((t) => maxInWindow(t, 1_000)),
@@ -150,7 +144,6 @@ export async function brokerFanoutOnce(
     };
   } finally {
     unsubscribe(REQUEST_SENT_CHANNEL, onSent);
-    router.stop();
     await world.close();
   }
 }
@@ -165,16 +158,16 @@ export function fanoutReport(name: string, r: FanoutResult, notes: readonly stri
       'all entries received by the fake (ms)': Math.round(r.allReceivedMs),
       'all entries acknowledged (ms)': Math.round(r.allAcknowledgedMs),
       'all fills persisted (ms)': Math.round(r.allFilledMs),
-      'CPU, routeEntry → all fills persisted (ms)': Math.round(r.cpuMs),
+      'CPU, signal → all fills persisted (ms)': Math.round(r.cpuMs),
       'last fill persisted after the fake filled it (ms)': Math.round(r.fillPersistLagMs),
       'most orders one account sent in any 1 s': r.maxPerAccountPerSecond,
     },
     notes: [
       ...notes,
       'the fake runs in a process of its own (the real broker is another machine); "sent" is when the adapter handed the request to the OS, "received" when the fake read it',
-      'fills are persisted to the in-memory order store (the database write is measured by the fanout bench)',
-      'each account gets one entry, so the per-account rate figure is trivially met here; the rate limit itself is checked by test/brokers (25 orders on one account)',
-      "times are wall clock from routeEntry; the fake and this process share the machine's cores, so read them beside the load average",
+      'the signal goes through the trading runtime (its entry desk fans it out) and every order and trade is persisted by the SQLite store, as in the runtime bench; "all fills persisted" is the last trade row committed',
+      'each account sends its entry and, once it filled, its stop resting at the broker, so the per-account rate figure is trivially met here; the rate limit itself is checked by test/brokers (25 orders on one account)',
+      "times are wall clock from the signal; the fake and this process share the machine's cores, so read them beside the load average",
     ],
   };
 }

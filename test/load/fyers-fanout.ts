@@ -5,8 +5,8 @@ import { fyersModule } from '../../server/src/brokers/fyers';
 import { brokerFanoutOnce, FANOUT_LTP, fanoutReport, type FanoutResult } from './brokerFanout';
 import { startFyersFakeProcess } from './fyersFakeProcess';
 
-/** Runs one fan-out to `accounts` accounts; `ordersPerAccount` signals are routed back to back. */
-export function fyersFanoutOnce(accounts: number, ordersPerAccount = 1): Promise<FanoutResult> {
+/** Runs one fan-out: one signal through the trading runtime to `accounts` live accounts. */
+export function fyersFanoutOnce(accounts: number): Promise<FanoutResult> {
   return brokerFanoutOnce(async () => {
     const fake = await startFyersFakeProcess({ autoFillPrice: FANOUT_LTP });
     const module = fyersModule({ endpoints: fake.endpoints, algoTag: 'OPALGO', now: () => Date.now() });
@@ -37,7 +37,7 @@ export function fyersFanoutOnce(accounts: number, ordersPerAccount = 1): Promise
       stats: () => fake.stats(),
       close: () => fake.close(),
     };
-  }, ordersPerAccount);
+  });
 }
 
 /** `npm run bench -- fyers`: one fan-out to 1,000 accounts, figures for the bench report. */

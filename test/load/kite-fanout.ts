@@ -7,8 +7,8 @@ import { startKiteFakeProcess } from './kiteFakeProcess';
 
 export { maxInWindow } from './brokerFanout';
 
-/** Runs one fan-out to `accounts` accounts; `ordersPerAccount` signals are routed back to back. */
-export function kiteFanoutOnce(accounts: number, ordersPerAccount = 1): Promise<FanoutResult> {
+/** Runs one fan-out: one signal through the trading runtime to `accounts` live accounts. */
+export function kiteFanoutOnce(accounts: number): Promise<FanoutResult> {
   return brokerFanoutOnce(async () => {
     const fake = await startKiteFakeProcess({ autoFillPrice: FANOUT_LTP });
     const module = zerodhaModuleAt(fake);
@@ -37,7 +37,7 @@ export function kiteFanoutOnce(accounts: number, ordersPerAccount = 1): Promise<
         await fake.close();
       },
     };
-  }, ordersPerAccount);
+  });
 }
 
 /** `npm run bench -- kite`: one fan-out to 1,000 accounts, figures for the bench report. */

@@ -1,4 +1,5 @@
 export * from './orderTypes';
+export * from './orderIntent';
 export * from './orderStateMachine';
 export * from './clientOrderId';
 export * from './orderStore';

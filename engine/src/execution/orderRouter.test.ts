@@ -5,9 +5,11 @@ import type { Quote } from '../core/types';
 import { BrokerError } from './broker';
 import type { Broker, BrokerCapabilities, BrokerOrderSnapshot, OrderRef } from './broker';
 import { InMemoryOrderStore } from './orderStore';
+import { intentKeyOf } from './orderIntent';
+import type { OrderAim, OrderIntent } from './orderIntent';
 import type { Order, OrderRequest } from './orderTypes';
 import { OrderRouter } from './orderRouter';
-import type { OrderIntent, OrderRouterOptions } from './orderRouter';
+import type { AccountRouteResult, OrderRouterOptions } from './orderRouter';
 import { PAPER_CAPABILITIES, PaperBroker } from './paperBroker';
 import type { QuoteSource } from './paperBroker';
 import { VirtualTime } from './virtualTime';
@@ -122,10 +124,14 @@ const toRequestOf = (clientOrderId: string): OrderRequest => ({
 });
 
 /** A one-lot LIMIT buy of account a1 at 90 as a previous process left it in the store. */
-const storedOrder = (clientOrderId: string, state: Order['state'], intentKey: string): Order => ({
+const storedOrder = (clientOrderId: string, state: Order['state'], aim: OrderAim): Order => ({
   ...toRequestOf(clientOrderId),
   accountId: 'a1',
-  intentKey,
+  purpose: aim.purpose,
+  ...(aim.purpose === 'entry' ? { signalId: aim.signalId } : { positionId: aim.positionId }),
+  sequence: aim.purpose === 'entry' ? 0 : aim.sequence,
+  leg: 0,
+  intentKey: intentKeyOf({ ...aim, accountId: 'a1' }, 0),
   type: 'LIMIT',
   price: 90,
   state,
@@ -136,9 +142,30 @@ const storedOrder = (clientOrderId: string, state: Order['state'], intentKey: st
   updatedAt: START,
 });
 
-/** A one-lot LIMIT buy of account a1. */
-const limitBuy = (intentKey: string): OrderIntent => ({
-  intentKey,
+/** A signal's one-lot MARKET entry for one account, as the runtime's entry desk submits it. */
+const entryOf = (
+  signalId: string,
+  accountId = 'a1',
+  patch: Partial<Pick<OrderIntent, 'quantity' | 'type' | 'price'>> = {},
+): OrderIntent => ({
+  purpose: 'entry',
+  signalId,
+  accountId,
+  symbol: SYMBOL,
+  side: 'BUY',
+  quantity: 65,
+  type: 'MARKET',
+  ...patch,
+});
+
+/** A signal's entry for every account at once, one order each (the runtime's fan-out does the same). */
+const enterAll = (router: OrderRouter, signalId: string, accountIds: readonly string[]) =>
+  Promise.all(accountIds.map((accountId) => router.submit(entryOf(signalId, accountId))));
+
+/** A one-lot LIMIT buy of account a1 for a signal. */
+const limitBuy = (signalId: string): OrderIntent => ({
+  purpose: 'entry',
+  signalId,
   accountId: 'a1',
   symbol: SYMBOL,
   side: 'BUY',
@@ -192,12 +219,7 @@ function paperSetup(
 describe('OrderRouter with paper brokers', () => {
   it('fans a signal out to every account, persisting each order before its broker call, tagged', async () => {
     const { router, store, brokers } = paperSetup(['a1', 'a2', 'a3']);
-    const results = await router.routeEntry({
-      signalId: 'S1',
-      accountIds: ['a1', 'a2', 'a3'],
-      symbol: SYMBOL,
-      quantity: 65,
-    });
+    const results = await enterAll(router, 'S1', ['a1', 'a2', 'a3']);
     expect(results.map((r) => r.status)).toEqual(['placed', 'placed', 'placed']);
     for (const result of results) {
       const [order] = result.orders;
@@ -220,9 +242,9 @@ describe('OrderRouter with paper brokers', () => {
 
   it('never places a second order for the same signal and account, sequential or concurrent', async () => {
     const { router, store } = paperSetup(['a1', 'a2']);
-    const intent = { signalId: 'S1', accountIds: ['a1', 'a2'], symbol: SYMBOL, quantity: 65 } as const;
-    const [first, concurrent] = await Promise.all([router.routeEntry(intent), router.routeEntry(intent)]);
-    const again = await router.routeEntry(intent);
+    const enter = () => enterAll(router, 'S1', ['a1', 'a2']);
+    const [first, concurrent] = await Promise.all([enter(), enter()]);
+    const again = await enter();
     expect(first.map((r) => r.status)).toEqual(['placed', 'placed']);
     expect(concurrent.map((r) => r.status)).toEqual(['duplicate', 'duplicate']);
     expect(again.map((r) => r.status)).toEqual(['duplicate', 'duplicate']);
@@ -231,44 +253,29 @@ describe('OrderRouter with paper brokers', () => {
 
   it('finds orders of a previous process in the store and does not place them again', async () => {
     const { router, store, time, quotes } = paperSetup(['a1']);
-    await router.routeEntry({ signalId: 'S1', accountIds: ['a1'], symbol: SYMBOL, quantity: 65 });
+    await router.submit(entryOf('S1'));
     const restarted = makeRouter(time, store, { quotes });
     const broker = new PaperBroker({ quotes, scheduler: time.scheduler });
     restarted.addAccount({ accountId: 'a1', broker });
-    const [result] = await restarted.routeEntry({
-      signalId: 'S1',
-      accountIds: ['a1'],
-      symbol: SYMBOL,
-      quantity: 65,
-    });
-    expect(result?.status).toBe('duplicate');
+    const result = await restarted.submit(entryOf('S1'));
+    expect(result.status).toBe('duplicate');
     expect(await broker.getPositions()).toEqual([]);
   });
 
   it('splits an order above the freeze quantity into whole-lot legs', async () => {
     const { router } = paperSetup(['a1'], {}, { lotSize: () => 65 });
-    const [result] = await router.routeEntry({
-      signalId: 'S1',
-      accountIds: ['a1'],
-      symbol: SYMBOL,
-      quantity: 4_000,
-    });
-    expect(result?.orders.map((o) => [o.intentKey, o.quantity])).toEqual([
-      ['S1:a1#0', 1_755],
-      ['S1:a1#1', 1_755],
-      ['S1:a1#2', 490],
+    const result = await router.submit(entryOf('S1', 'a1', { quantity: 4_000 }));
+    expect(result.orders.map((o) => [o.purpose, o.signalId, o.leg, o.quantity, o.intentKey])).toEqual([
+      ['entry', 'S1', 0, 1_755, 'S1:a1:entry#0'],
+      ['entry', 'S1', 1, 1_755, 'S1:a1:entry#1'],
+      ['entry', 'S1', 2, 490, 'S1:a1:entry#2'],
     ]);
   });
 
   it('sends a protected limit instead of MARKET when the broker requires it', async () => {
     const { router, brokers } = paperSetup(['a1'], { requiresMarketProtection: true });
-    const [result] = await router.routeEntry({
-      signalId: 'S1',
-      accountIds: ['a1'],
-      symbol: SYMBOL,
-      quantity: 65,
-    });
-    const order = router.getOrder(result?.orders[0]?.clientOrderId ?? '');
+    const result = await router.submit(entryOf('S1'));
+    const order = router.getOrder(result.orders[0]?.clientOrderId ?? '');
     expect(order).toMatchObject({
       type: 'LIMIT',
       price: 102,
@@ -298,13 +305,8 @@ describe('OrderRouter with paper brokers', () => {
     };
     expect(() => router.addAccount({ accountId: 'a1', broker })).not.toThrow();
     router.start();
-    const [result] = await router.routeEntry({
-      signalId: 'S1',
-      accountIds: ['a1'],
-      symbol: SYMBOL,
-      quantity: 65,
-    });
-    expect(result?.status).toBe('placed');
+    const result = await router.submit(entryOf('S1'));
+    expect(result.status).toBe('placed');
   });
 
   it('lets a market order wait for its first quote (quoteWaitMs), and refuses it as NO_QUOTE when none comes', async () => {
@@ -321,14 +323,13 @@ describe('OrderRouter with paper brokers', () => {
     });
     router.addAccount({ accountId: 'a1', broker });
     router.start();
-    const entry = (signalId: string) =>
-      router.routeEntry({ signalId, accountIds: ['a1'], symbol: SYMBOL, quantity: 65 });
+    const entry = (signalId: string) => router.submit(entryOf(signalId));
     // The quote comes 300 ms after the entry was routed (the feed's first price of a newly subscribed option).
     const late = entry('S1');
     await time.advance(300);
     quote = { symbol: SYMBOL, time: START + 300, bid: 100, ask: 100.5, ltp: 100 };
     await time.advance(100);
-    const [placed] = await late;
+    const placed = await late;
     expect(placed?.status).toBe('placed');
     expect(router.getOrder(placed?.orders[0]?.clientOrderId ?? '')).toMatchObject({
       type: 'LIMIT',
@@ -338,7 +339,7 @@ describe('OrderRouter with paper brokers', () => {
     quote = undefined;
     const none = entry('S2');
     await time.advance(2_100);
-    const [refused] = await none;
+    const refused = await none;
     expect(refused?.status).toBe('rejected');
     expect(refused?.orders[0]?.reason).toMatch(/^NO_QUOTE/);
     expect(await broker.getPositions()).toMatchObject([{ quantity: 65 }]);
@@ -346,15 +347,8 @@ describe('OrderRouter with paper brokers', () => {
 
   it('cancels and modifies a resting order through the broker', async () => {
     const { router } = paperSetup(['a1']);
-    const [result] = await router.routeEntry({
-      signalId: 'S1',
-      accountIds: ['a1'],
-      symbol: SYMBOL,
-      quantity: 65,
-      type: 'LIMIT',
-      price: 95,
-    });
-    const id = result?.orders[0]?.clientOrderId ?? '';
+    const result = await router.submit(entryOf('S1', 'a1', { type: 'LIMIT', price: 95 }));
+    const id = result.orders[0]?.clientOrderId ?? '';
     expect(router.getOrder(id)?.state).toBe('ACCEPTED');
     expect(await router.modify(id, { price: 96 })).toMatchObject({ state: 'ACCEPTED', price: 96 });
     await router.cancel(id);
@@ -369,7 +363,9 @@ describe('OrderRouter with paper brokers', () => {
     router.addAccount({ accountId: 'a1', broker });
     const submissions = Array.from({ length: 25 }, (_, i) =>
       router.submit({
-        intentKey: `exit-${i}`,
+        purpose: 'exit',
+        positionId: `T${i}`,
+        sequence: 1,
         accountId: 'a1',
         symbol: SYMBOL,
         side: 'SELL',
@@ -412,7 +408,7 @@ describe('OrderRouter after a restart', () => {
     const broker = new PaperBroker({ quotes, scheduler: time.scheduler });
     // The previous process placed a resting order, then died before hearing back: UNKNOWN in the store.
     const { brokerOrderId } = await broker.placeOrder({ ...toRequestOf('OP-old'), type: 'LIMIT', price: 90 });
-    await store.create(storedOrder('OP-old', 'UNKNOWN', 'S0:a1#0'));
+    await store.create(storedOrder('OP-old', 'UNKNOWN', { purpose: 'entry', signalId: 'S0' }));
     const router = makeRouter(time, store, { quotes });
     router.addAccount({ accountId: 'a1', broker });
     router.start();
@@ -438,11 +434,20 @@ describe('OrderRouter after a restart', () => {
       type: 'LIMIT',
       price: 90,
     });
-    await store.create(storedOrder('OP-sent', 'SUBMITTED', 'T1:exit:1#0'));
-    await store.create(storedOrder('OP-lost', 'SUBMITTED', 'T2:exit:1#0'));
-    await store.create(storedOrder('OP-new', 'INITIALIZED', 'T3:exit:1#0'));
+    await store.create(
+      storedOrder('OP-sent', 'SUBMITTED', { purpose: 'exit', positionId: 'T1', sequence: 1 }),
+    );
+    await store.create(
+      storedOrder('OP-lost', 'SUBMITTED', { purpose: 'exit', positionId: 'T2', sequence: 1 }),
+    );
+    await store.create(
+      storedOrder('OP-new', 'INITIALIZED', { purpose: 'exit', positionId: 'T3', sequence: 1 }),
+    );
     // And OP-gone, acknowledged, whose broker has since lost it (a paper broker's book dies with its process).
-    await store.create({ ...storedOrder('OP-gone', 'ACCEPTED', 'T4:exit:1#0'), brokerOrderId: 'B-gone' });
+    await store.create({
+      ...storedOrder('OP-gone', 'ACCEPTED', { purpose: 'exit', positionId: 'T4', sequence: 1 }),
+      brokerOrderId: 'B-gone',
+    });
     const router = makeRouter(time, store, { quotes });
     router.addAccount({ accountId: 'a1', broker });
     router.start();
@@ -473,7 +478,7 @@ describe('OrderRouter after a restart, an account registered later', () => {
     const time = new VirtualTime(START);
     const store = new InMemoryOrderStore();
     const quotes = new Quotes();
-    await store.create(storedOrder('OP-entry', 'SUBMITTED', 'S9:a1:entry#0'));
+    await store.create(storedOrder('OP-entry', 'SUBMITTED', { purpose: 'entry', signalId: 'S9' }));
     const router = makeRouter(time, store, { quotes });
     router.start();
     await router.recover();
@@ -501,12 +506,12 @@ describe('OrderRouter under broker failures', () => {
     const broker = new FlakyBroker(time, store, behaviours, queryFails, reportAs);
     router.addAccount({ accountId: 'a1', broker });
     router.start();
-    let result: Awaited<ReturnType<OrderRouter['routeEntry']>> | undefined;
-    void router.routeEntry({ signalId: 'S1', accountIds: ['a1'], symbol: SYMBOL, quantity: 65 }).then((r) => {
+    let result: AccountRouteResult | undefined;
+    void router.submit(entryOf('S1')).then((r) => {
       result = r;
     });
     await time.until(() => result !== undefined && router.pendingResolutions === 0, 60_000, 50);
-    const order = router.getOrder(result?.[0]?.orders[0]?.clientOrderId ?? '');
+    const order = router.getOrder(result?.orders[0]?.clientOrderId ?? '');
     return { broker, order, result, store };
   }
 
@@ -543,7 +548,7 @@ describe('OrderRouter under broker failures', () => {
 
   it('turns a broker rejection into REJECTED with its kind and code', async () => {
     const { order, result } = await run(['reject']);
-    expect(result?.[0]?.status).toBe('rejected');
+    expect(result?.status).toBe('rejected');
     expect(order?.reason).toMatch(/^rejected\/InputException/);
   });
 
@@ -575,14 +580,13 @@ describe('OrderRouter under broker failures', () => {
           });
           router.start();
           // The caller re-sends the same signal at random moments (e.g. a retry after its own timeout).
-          const intent = { signalId: 'S1', accountIds, symbol: SYMBOL, quantity: 65 };
           let pending = retryAt.length;
           const schedule = [...retryAt].sort((a, b) => a - b);
           let clock = 0;
           for (const at of schedule) {
             await time.advance(at - clock);
             clock = at;
-            void router.routeEntry(intent).then(() => {
+            void enterAll(router, 'S1', accountIds).then(() => {
               pending -= 1;
             });
           }
@@ -634,7 +638,7 @@ describe('OrderRouter fast path (zero-latency broker, free rate limit)', () => {
         return place(request);
       };
     }
-    const results = await router.routeEntry({ signalId: 'S1', accountIds, symbol: SYMBOL, quantity: 65 });
+    const results = await enterAll(router, 'S1', accountIds);
     expect(results.every((r) => r.status === 'placed')).toBe(true);
     expect(stateAtCall).toEqual(accountIds.map(() => 'SUBMITTED'));
     for (const result of results) {
@@ -655,12 +659,7 @@ describe('OrderRouter fast path (zero-latency broker, free rate limit)', () => {
     const router = makeRouter(time, store);
     const broker = new FlakyBroker(time, store);
     router.addAccount({ accountId: 'a1', broker });
-    const [result] = await router.routeEntry({
-      signalId: 'S1',
-      accountIds: ['a1'],
-      symbol: SYMBOL,
-      quantity: 65,
-    });
+    const result = await router.submit(entryOf('S1'));
     expect(broker.requests).toHaveLength(0);
     expect(result).toMatchObject({
       status: 'failed',
@@ -708,15 +707,10 @@ describe('OrderRouter fast path (zero-latency broker, free rate limit)', () => {
     router.start();
     const anomalies: string[] = [];
     router.anomalies$.subscribe((a) => anomalies.push(a.message));
-    const [result] = await router.routeEntry({
-      signalId: 'S1',
-      accountIds: ['a1'],
-      symbol: SYMBOL,
-      quantity: 65,
-    });
+    const result = await router.submit(entryOf('S1'));
     await time.advance(0);
     expect(store.writes.map((w) => w.state)).toEqual(['SUBMITTED', 'FILLED']);
-    expect(result?.orders[0]?.state).toBe('FILLED');
+    expect(result.orders[0]?.state).toBe('FILLED');
     expect(anomalies).toEqual(['store.update failed: Error: disk full at ACCEPTED']);
   });
 });

@@ -6,11 +6,14 @@ import { createClientOrderIdFactory } from './clientOrderId';
 import { splitByFreezeQty } from './freezeSplit';
 import { needsProtection, OPTION_PROTECTION_BANDS, toProtectedLimit } from './marketProtection';
 import type { ProtectedFields, ProtectionBand } from './marketProtection';
-import { applyOrderEvent, isTerminal } from './orderStateMachine';
+import { OrderResolver } from './orderResolver';
+import { applyOrderEvent } from './orderStateMachine';
 import type { OrderEvent, OrderTransitionError } from './orderStateMachine';
 import { DuplicateIntentError } from './orderStore';
 import type { OrderStore } from './orderStore';
-import type { Order, OrderRequest, OrderSide, OrderType, ProductType } from './orderTypes';
+import { intentKeyOf, isOrderOf } from './orderIntent';
+import type { OrderIntent } from './orderIntent';
+import type { Order, OrderRequest, ProductType } from './orderTypes';
 import { OrderWrites } from './orderWrites';
 import type { QuoteSource } from './paperBroker';
 import { accountRateWindows, RateLimiter } from './rateLimiter';
@@ -57,33 +60,6 @@ export interface OrderRouterOptions {
 /** How often a waiting market order looks for its first quote (engine ms). */
 const QUOTE_POLL_MS = 50;
 
-/** One order to place for one account (entries and exits alike). */
-export interface OrderIntent {
-  /** idempotency key: at most one broker order (per freeze leg) is ever placed for it */
-  readonly intentKey: string;
-  readonly accountId: string;
-  readonly signalId?: string;
-  readonly symbol: string;
-  readonly side: OrderSide;
-  readonly quantity: number;
-  readonly type: OrderType;
-  readonly price?: number;
-  readonly triggerPrice?: number;
-}
-
-/** A signal's entry, fanned out to many accounts. */
-export interface EntryIntent {
-  readonly signalId: string;
-  readonly accountIds: readonly string[];
-  readonly symbol: string;
-  /** the same quantity for every account, or one per account id */
-  readonly quantity: number | Readonly<Record<string, number>>;
-  readonly side?: OrderSide;
-  readonly type?: OrderType;
-  readonly price?: number;
-  readonly triggerPrice?: number;
-}
-
 /** What happened to one account's share of an intent. */
 export interface AccountRouteResult {
   readonly accountId: string;
@@ -127,8 +103,6 @@ function submittedVersion(order: Order, time: number, sent: ProtectedFields | un
   return result.order;
 }
 
-const DEFAULT_BACKOFF_MS: readonly number[] = [500, 1_000, 2_000, 4_000, 8_000, 15_000, 30_000];
-
 function asDuplicate(outcome: LegOutcome): LegOutcome {
   return { order: outcome.order, duplicate: true };
 }
@@ -154,10 +128,11 @@ function accountResult(accountId: string, outcomes: readonly LegOutcome[]): Acco
  * Places orders for many accounts. Per order: client id → (market protection) → rate limiter → SUBMITTED durable
  * → `placeOrder` with a timeout. An order that can go at once (quoted, a free rate-limit slot) is created already
  * SUBMITTED, one write; one that must wait is created INITIALIZED and written SUBMITTED when its slot comes. A
- * timeout or a dropped connection makes the order UNKNOWN, resolved by `getOrder` with backoff (or by the
- * broker's own update, or by the late reply) — never by sending it again. The same intent key never yields a
- * second broker order: in-flight calls are shared, and the store's unique intent key refuses a second order for
- * an intent persisted before (by this process before a restart, or by another process).
+ * timeout or a dropped connection makes the order UNKNOWN, resolved by `OrderResolver` (orderResolver.ts: status
+ * queries with backoff, recovery after a restart, reconciliation) or by the broker's own update or the late reply —
+ * never by sending it again. The same intent key never yields a second broker order: in-flight calls are shared,
+ * and the store's unique intent key refuses a second order for an intent persisted before (by this process before
+ * a restart, or by another process).
  */
 export class OrderRouter {
   private readonly accounts = new Map<string, AccountSlot>();
@@ -166,9 +141,8 @@ export class OrderRouter {
   private readonly inflight = new Map<string, Promise<LegOutcome>>();
   private readonly writes: OrderWrites;
   private readonly timeouts: RequestTimeouts;
-  private readonly background = new Set<Promise<void>>();
-  /** recovered open orders of accounts not registered yet: resolved once their account is */
-  private readonly recoveredFor = new Map<string, string[]>();
+  /** unknown outcomes, recovery after a restart, reconciliation */
+  private readonly resolver: OrderResolver;
   private readonly changes = new Subject<Order>();
   private readonly anomalies = new Subject<RouterAnomaly>();
   private readonly newClientOrderId: () => string;
@@ -190,6 +164,19 @@ export class OrderRouter {
         message: `store.update failed: ${String(error)}`,
       }),
     );
+    this.resolver = new OrderResolver({
+      scheduler: options.scheduler,
+      store: options.store,
+      ...(options.resolveBackoffMs === undefined ? {} : { resolveBackoffMs: options.resolveBackoffMs }),
+      order: (id) => this.orders.get(id),
+      orders: () => this.orders.values(),
+      remember: (order) => this.remember(order),
+      apply: (id, event) => this.apply(id, event),
+      applySnapshot: (id, snapshot) => this.applySnapshot(id, snapshot),
+      broker: (accountId) => this.accounts.get(accountId)?.connection.broker,
+      withTimeout: (promise) => this.withTimeout(promise),
+      anomaly: (anomaly) => this.anomalies.next(anomaly),
+    });
   }
 
   /** Registers an account; its broker's updates are followed while the router runs. */
@@ -204,9 +191,7 @@ export class OrderRouter {
     const slot: AccountSlot = { connection, limiter: new RateLimiter(windows, this.options.scheduler) };
     this.accounts.set(connection.accountId, slot);
     if (this.started) this.follow(slot);
-    const recovered = this.recoveredFor.get(connection.accountId) ?? [];
-    this.recoveredFor.delete(connection.accountId);
-    for (const id of recovered) this.track(this.resolveByAsking(slot, id));
+    this.resolver.accountAdded(connection.accountId, connection.broker);
   }
 
   /** Lets a registered account's broker ready itself for an order expected soon; failures are of no consequence. */
@@ -241,32 +226,11 @@ export class OrderRouter {
   }
 
   /**
-   * Loads non-terminal orders from the store (after a restart) so updates and `reconcile` can reach them, and
-   * settles each: an order still INITIALIZED was never sent (the broker is called only once SUBMITTED is durable),
-   * so it is rejected as not sent; one SUBMITTED with no answer recorded may or may not have reached the broker, so
-   * its outcome is unknown; it and every other open order are resolved by asking the broker (`resolveByAsking`),
-   * never by sending again — the broker's state when it has the order; when it keeps saying it has none, NOT_FOUND
-   * for an order it never acknowledged and EXPIRED for one it had (a paper broker's book dies with the process, a
-   * day order leaves the book at the day's end). Without this an exit stopped half-way would wait forever for an
-   * order nobody resolves. An order of an account not registered yet is resolved once the account is.
+   * Loads the open orders a stopped process left (after a restart) and settles each by asking its broker, never by
+   * sending again (`OrderResolver.recover`).
    */
-  async recover(): Promise<readonly Order[]> {
-    const open = await this.options.store.listOpen();
-    for (const order of open) this.remember(order);
-    for (const order of open) {
-      const id = order.clientOrderId;
-      if (order.state === 'INITIALIZED') {
-        this.apply(id, { type: 'REJECT', time: this.now(), reason: 'NOT_SENT: stopped before it was sent' });
-        continue;
-      }
-      if (order.state === 'SUBMITTED' && order.brokerOrderId === undefined) {
-        this.apply(id, { type: 'TIMEOUT', time: this.now(), reason: 'restart: outcome unknown' });
-      }
-      const slot = this.accounts.get(order.accountId);
-      if (slot !== undefined) this.track(this.resolveByAsking(slot, id));
-      else this.recoveredFor.set(order.accountId, [...(this.recoveredFor.get(order.accountId) ?? []), id]);
-    }
-    return open.map((order) => this.orders.get(order.clientOrderId) ?? order);
+  recover(): Promise<readonly Order[]> {
+    return this.resolver.recover();
   }
 
   /** The latest known version of an order. */
@@ -281,12 +245,12 @@ export class OrderRouter {
 
   /** UNKNOWN orders whose background resolution is still running. */
   get pendingResolutions(): number {
-    return this.background.size;
+    return this.resolver.pending;
   }
 
   /** Resolves once every background resolution (UNKNOWN orders) and every queued store write has finished. */
   async idle(): Promise<void> {
-    while (this.background.size > 0) await Promise.all([...this.background]);
+    await this.resolver.settled();
     await this.written();
   }
 
@@ -296,34 +260,6 @@ export class OrderRouter {
    */
   written(clientOrderIds?: readonly string[]): Promise<void> {
     return this.writes.written(clientOrderIds);
-  }
-
-  /** Fans a signal's entry out to its accounts concurrently, each through its own broker and limiter. */
-  routeEntry(intent: EntryIntent): Promise<AccountRouteResult[]> {
-    return Promise.all(
-      intent.accountIds.map((accountId) => {
-        const quantity = typeof intent.quantity === 'number' ? intent.quantity : intent.quantity[accountId];
-        if (quantity === undefined) {
-          return Promise.resolve<AccountRouteResult>({
-            accountId,
-            status: 'failed',
-            orders: [],
-            error: 'no quantity for account',
-          });
-        }
-        return this.submit({
-          intentKey: `${intent.signalId}:${accountId}`,
-          accountId,
-          signalId: intent.signalId,
-          symbol: intent.symbol,
-          side: intent.side ?? 'BUY',
-          quantity,
-          type: intent.type ?? 'MARKET',
-          price: intent.price,
-          triggerPrice: intent.triggerPrice,
-        });
-      }),
-    );
   }
 
   /** Places one account's order (split into freeze-quantity legs), idempotently per intent key. */
@@ -348,15 +284,11 @@ export class OrderRouter {
       const [only] = legs;
       outcomes =
         legs.length === 1 && only !== undefined
-          ? [await this.submitLeg(slot, { ...intent, intentKey: `${intent.intentKey}#0`, quantity: only })]
-          : await Promise.all(
-              legs.map((quantity, leg) =>
-                this.submitLeg(slot, { ...intent, intentKey: `${intent.intentKey}#${leg}`, quantity }),
-              ),
-            );
+          ? [await this.submitLeg(slot, intent, 0, only)]
+          : await Promise.all(legs.map((quantity, leg) => this.submitLeg(slot, intent, leg, quantity)));
     } catch (error) {
       // The store refused to persist: nothing was sent for a leg whose create failed.
-      const orders = [...this.orders.values()].filter((o) => o.intentKey.startsWith(`${intent.intentKey}#`));
+      const orders = [...this.orders.values()].filter((o) => isOrderOf(o, intent));
       return { accountId, status: 'failed', orders, error: `store: ${String(error)}` };
     }
     return accountResult(accountId, outcomes);
@@ -380,27 +312,8 @@ export class OrderRouter {
   }
 
   /** Queries the broker for every non-terminal order (all accounts or one) and applies what it reports. */
-  async reconcile(accountId?: string): Promise<void> {
-    const open = [...this.orders.values()].filter(
-      (o) =>
-        !isTerminal(o.state) &&
-        o.state !== 'INITIALIZED' &&
-        (accountId === undefined || o.accountId === accountId),
-    );
-    await Promise.all(
-      open.map(async (order) => {
-        const slot = this.accounts.get(order.accountId);
-        if (slot === undefined) return;
-        try {
-          const snapshot = await this.withTimeout(
-            slot.connection.broker.getOrder({ clientOrderId: order.clientOrderId }),
-          );
-          if (snapshot !== undefined) this.applySnapshot(order.clientOrderId, snapshot);
-        } catch {
-          // The next reconcile tries again; the order keeps its state meanwhile.
-        }
-      }),
-    );
+  reconcile(accountId?: string): Promise<void> {
+    return this.resolver.reconcile(accountId);
   }
 
   /**
@@ -480,11 +393,16 @@ export class OrderRouter {
     return result.order;
   }
 
-  private submitLeg(slot: AccountSlot, intent: OrderIntent): Promise<LegOutcome> {
-    const { intentKey } = intent;
+  private submitLeg(
+    slot: AccountSlot,
+    intent: OrderIntent,
+    leg: number,
+    quantity: number,
+  ): Promise<LegOutcome> {
+    const intentKey = intentKeyOf(intent, leg);
     const shared = this.inflight.get(intentKey);
     if (shared !== undefined) return shared.then(asDuplicate);
-    const run = this.runLeg(slot, intent);
+    const run = this.runLeg(slot, this.newOrder(intent, intentKey, leg, quantity));
     this.inflight.set(intentKey, run);
     const release = (): void => {
       this.inflight.delete(intentKey);
@@ -499,8 +417,7 @@ export class OrderRouter {
    * returned and nothing is placed. No read comes first: on a fan-out it would cost a query per account before
    * any order could leave, to find what is almost never there.
    */
-  private async runLeg(slot: AccountSlot, intent: OrderIntent): Promise<LegOutcome> {
-    const initial = this.newOrder(intent);
+  private async runLeg(slot: AccountSlot, initial: Order): Promise<LegOutcome> {
     // When nothing stands between the order and its send (its protection is known and the account's limiter has
     // a free slot now), it is created already SUBMITTED: one durable write before the broker call, not two.
     const protection = this.protection(slot, initial);
@@ -510,7 +427,7 @@ export class OrderRouter {
       await this.options.store.create(order);
     } catch (error) {
       if (!(error instanceof DuplicateIntentError)) throw error;
-      const winner = (await this.options.store.findByIntentKey(intent.intentKey)) as Order;
+      const winner = (await this.options.store.findByIntentKey(initial.intentKey)) as Order;
       return { order: this.known(winner), duplicate: true };
     }
     this.remember(order);
@@ -521,18 +438,22 @@ export class OrderRouter {
     };
   }
 
-  private newOrder(intent: OrderIntent): Order {
+  /** The INITIALIZED order of one leg of an intent (not stored yet). */
+  private newOrder(intent: OrderIntent, intentKey: string, leg: number, quantity: number): Order {
     const time = this.now();
     // Built as the state machine's copies are (required fields, then optional ones assigned), not with
     // conditional spreads, so new orders and their later versions share hidden classes.
     const order: { -readonly [K in keyof Order]: Order[K] } = {
       clientOrderId: this.newClientOrderId(),
       accountId: intent.accountId,
-      intentKey: intent.intentKey,
+      purpose: intent.purpose,
+      sequence: intent.purpose === 'entry' ? 0 : intent.sequence,
+      leg,
+      intentKey,
       symbol: intent.symbol,
       side: intent.side,
       type: intent.type,
-      quantity: intent.quantity,
+      quantity,
       product: this.options.product ?? 'MIS',
       tag: this.options.tag,
       state: 'INITIALIZED',
@@ -542,7 +463,8 @@ export class OrderRouter {
       createdAt: time,
       updatedAt: time,
     };
-    if (intent.signalId !== undefined) order.signalId = intent.signalId;
+    if (intent.purpose === 'entry') order.signalId = intent.signalId;
+    else order.positionId = intent.positionId;
     if (intent.price !== undefined) order.price = intent.price;
     if (intent.triggerPrice !== undefined) order.triggerPrice = intent.triggerPrice;
     return order;
@@ -647,7 +569,7 @@ export class OrderRouter {
             time: this.now(),
             reason: `${kind}: outcome unknown`,
           });
-          this.track(this.resolveByAsking(slot, id));
+          this.resolver.resolve(broker, id);
           return unknown;
         }
         if (kind === 'rate_limited' && attempt < retries) {
@@ -693,7 +615,7 @@ export class OrderRouter {
           time: this.now(),
           reason: `${kind}: outcome unknown`,
         });
-        this.track(this.resolveByAsking(slot, clientOrderId));
+        this.resolver.resolve(slot.connection.broker, clientOrderId);
         return unknown;
       }
       const reason = `${kind}: ${(error as Error).message}`;
@@ -703,63 +625,6 @@ export class OrderRouter {
         reason,
       });
     }
-  }
-
-  /**
-   * Resolves an UNKNOWN order by status queries with backoff. When the broker answered every query and never
-   * knew the order, it was not placed: REJECTED (NOT_FOUND). When queries failed, the order stays UNKNOWN for
-   * `reconcile`.
-   */
-  /**
-   * Asks the broker about an order until it says where the order stands (with backoff), stopping as soon as the
-   * order moves on its own (an update, a late reply). If the broker answered every time that it has no such order:
-   * an order it never acknowledged (UNKNOWN) was not placed → REJECTED (`NOT_FOUND`); one it had acknowledged
-   * (recovered after a restart) is gone from its book — a paper broker's orders die with the process, a day order
-   * leaves the book at the day's end → EXPIRED with the fills it had.
-   */
-  private async resolveByAsking(slot: AccountSlot, clientOrderId: string): Promise<void> {
-    const backoff = this.options.resolveBackoffMs ?? DEFAULT_BACKOFF_MS;
-    const waitingIn = this.orders.get(clientOrderId)?.state;
-    let answers = 0;
-    for (const delay of backoff) {
-      await this.sleep(delay);
-      if (this.orders.get(clientOrderId)?.state !== waitingIn) return; // moved: an update or a late reply
-      try {
-        const snapshot = await this.withTimeout(slot.connection.broker.getOrder({ clientOrderId }));
-        answers += 1;
-        if (snapshot !== undefined) {
-          this.applySnapshot(clientOrderId, snapshot);
-          return;
-        }
-      } catch {
-        // Ask again after the next wait.
-      }
-    }
-    if (this.orders.get(clientOrderId)?.state !== waitingIn) return;
-    if (answers === backoff.length && waitingIn === 'UNKNOWN') {
-      this.apply(clientOrderId, {
-        type: 'REJECT',
-        time: this.now(),
-        reason: 'NOT_FOUND: the broker has no such order',
-      });
-    } else if (answers === backoff.length) {
-      this.apply(clientOrderId, { type: 'EXPIRE', time: this.now() });
-      this.anomalies.next({ clientOrderId, message: 'the broker no longer has this order: expired' });
-    } else {
-      this.anomalies.next({ clientOrderId, message: 'order outcome still unknown; reconcile later' });
-    }
-  }
-
-  private track(task: Promise<void>): void {
-    const tracked = task.catch((error: unknown) => {
-      this.anomalies.next({ message: `background resolution failed: ${String(error)}` });
-    });
-    this.background.add(tracked);
-    void tracked.then(() => this.background.delete(tracked));
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => this.options.scheduler.schedule(() => resolve(), ms));
   }
 
   private withTimeout<T>(promise: Promise<T>): Promise<T> {

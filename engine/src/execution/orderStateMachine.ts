@@ -344,6 +344,9 @@ function draftOf(order: Order): Draft {
   const draft: Draft = {
     clientOrderId: order.clientOrderId,
     accountId: order.accountId,
+    purpose: order.purpose,
+    sequence: order.sequence,
+    leg: order.leg,
     intentKey: order.intentKey,
     symbol: order.symbol,
     side: order.side,
@@ -359,6 +362,7 @@ function draftOf(order: Order): Draft {
     updatedAt: order.updatedAt,
   };
   if (order.signalId !== undefined) draft.signalId = order.signalId;
+  if (order.positionId !== undefined) draft.positionId = order.positionId;
   if (order.price !== undefined) draft.price = order.price;
   if (order.triggerPrice !== undefined) draft.triggerPrice = order.triggerPrice;
   if (order.protectedFrom !== undefined) draft.protectedFrom = order.protectedFrom;

@@ -54,6 +54,12 @@ export interface OrderAmendment {
   readonly triggerPrice?: number;
 }
 
+/**
+ * What an order is for: opening a position on a signal (`entry`), selling a position (`exit`), or a live position's
+ * stop resting at the broker (`stop`, a SELL too).
+ */
+export type OrderPurpose = 'entry' | 'exit' | 'stop';
+
 /** What is sent to a broker: everything an adapter needs to build its request. */
 export interface OrderRequest {
   /** the engine's id (see `createClientOrderIdFactory`); adapters send it as the broker's order tag */
@@ -77,12 +83,21 @@ export interface Order {
   /** the broker's id, known once the broker acknowledged the order */
   readonly brokerOrderId?: string;
   readonly accountId: string;
+  /** what the order is for (see `OrderPurpose`) */
+  readonly purpose: OrderPurpose;
+  /** the signal an entry is for */
+  readonly signalId?: string;
+  /** the position (trade id) an exit or a stop is for; an entry's once its trade is opened, where the store links it */
+  readonly positionId?: string;
+  /** the n-th exit or stop of its position (1, 2, …); 0 for an entry */
+  readonly sequence: number;
+  /** the freeze-quantity leg (0, 1, …) of its intent */
+  readonly leg: number;
   /**
-   * Idempotency key: one broker order at most per key, ever. Entries use `<signalId>:<accountId>#<leg>` so the
-   * same signal never produces two orders for one account; exits use the position id.
+   * Idempotency key: one broker order at most per key, ever. Built from the fields above by `intentKeyOf` (one
+   * entry per signal, account and leg; one order per position, purpose, sequence and leg); never read for meaning.
    */
   readonly intentKey: string;
-  readonly signalId?: string;
   readonly symbol: string;
   readonly side: OrderSide;
   readonly type: OrderType;

@@ -191,9 +191,9 @@ export class EntryDesk {
     let outcome: 'opened' | 'failed' | 'pending' = 'failed';
     try {
       const result = await this.ctx.router.submit({
-        intentKey: `${signalId}:${accountId}:entry`,
-        accountId,
+        purpose: 'entry',
         signalId,
+        accountId,
         symbol: plan.symbol,
         side: 'BUY',
         quantity: plan.quantity,

@@ -132,7 +132,7 @@ describe('ExitDesk: an exit order still working when its fill times out', () => 
     await h.wait(h.now() + 15_000);
     await h.runtime.idle();
 
-    const exits = h.runtime.router.listOrders().filter((o) => o.intentKey.includes(':exit:'));
+    const exits = h.runtime.router.listOrders().filter((o) => o.purpose === 'exit');
     expect(exits.map((o) => o.state)).toEqual(['CANCELLED', 'FILLED']);
     expect(h.events.filter((e): e is Closed => e.kind === 'trade-closed')).toHaveLength(1);
     // Whatever the exchange does later, the cancelled order cannot sell: the account is flat, not short.
@@ -150,7 +150,7 @@ describe('ExitDesk: an exit order still working when its fill times out', () => 
     await h.wait(h.now() + 15_000);
     await h.runtime.idle();
 
-    const exits = h.runtime.router.listOrders().filter((o) => o.intentKey.includes(':exit:'));
+    const exits = h.runtime.router.listOrders().filter((o) => o.purpose === 'exit');
     expect(exits.map((o) => o.state)).toEqual(['FILLED']);
     const [closed] = h.events.filter((e): e is Closed => e.kind === 'trade-closed');
     expect(closed?.close).toMatchObject({ exitPremium: 88, orderIds: [exits[0]?.clientOrderId] });
@@ -179,7 +179,7 @@ describe('ExitDesk: a live account whose broker session ended', () => {
     await h.runtime.sessionChanged('live');
     h.runtime.flattenAll();
     await h.wait(h.now() + 5_000);
-    const exitsOf = () => h.runtime.router.listOrders().filter((o) => o.intentKey.includes(':exit:'));
+    const exitsOf = () => h.runtime.router.listOrders().filter((o) => o.purpose === 'exit');
     expect(exitsOf()).toEqual([]);
     expect(h.runtime.positions('live')).toHaveLength(1);
     const waits = h.events.filter(

@@ -302,7 +302,9 @@ export class ExitDesk {
     if (remaining > 0) {
       record.exitSeq += 1;
       const result = await this.ctx.router.submit({
-        intentKey: `${position.positionId}:exit:${record.exitSeq}`,
+        purpose: 'exit',
+        positionId: position.positionId,
+        sequence: record.exitSeq,
         accountId: position.accountId,
         symbol: position.symbol,
         side: 'SELL',
@@ -453,7 +455,7 @@ export class ExitDesk {
     const { router } = this.ctx;
     const open = router
       .listOrders()
-      .filter((o) => o.intentKey.startsWith(`${positionId}:exit:`) && !isTerminal(o.state));
+      .filter((o) => o.purpose === 'exit' && o.positionId === positionId && !isTerminal(o.state));
     if (open.length === 0) return [];
     const legs = await cancelAndSettle(
       router,

@@ -62,7 +62,7 @@ describe('TradingRuntime: positions reconciled with the broker', () => {
   it('a position sold by hand at the broker is closed in OptionPilot (broker wins), its stop taken off first', async () => {
     const { h, broker } = liveAccount();
     const position = await enterOnce(h);
-    const stop = h.runtime.router.listOrders().find((o) => o.intentKey.includes(':stop:'));
+    const stop = h.runtime.router.listOrders().find((o) => o.purpose === 'stop');
     expect(stop?.state).toBe('ACCEPTED');
     // The trader sells it in the broker's app: OptionPilot hears nothing of an order that is not its own.
     await broker().placeOrder({
@@ -96,7 +96,7 @@ describe('TradingRuntime: positions reconciled with the broker', () => {
     expect(h.runtime.positions('live')).toEqual([]);
     // The resting stop came off, so it can never sell a position that is gone: the broker stays flat, not short.
     expect(h.runtime.router.getOrder(stop!.clientOrderId)?.state).toBe('CANCELLED');
-    expect(h.runtime.router.listOrders().some((o) => o.intentKey.includes(':exit:'))).toBe(false);
+    expect(h.runtime.router.listOrders().some((o) => o.purpose === 'exit')).toBe(false);
     expect((await broker().getPositions()).every((p) => p.quantity === 0)).toBe(true);
   });
 

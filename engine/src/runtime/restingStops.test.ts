@@ -57,6 +57,10 @@ describe('RestingStops', () => {
     await stops.place(POSITION, 80.03);
     const [order] = router.listOrders();
     expect(order).toMatchObject({
+      purpose: 'stop',
+      positionId: 'T1',
+      sequence: 1,
+      leg: 0,
       intentKey: 'T1:stop:1#0',
       side: 'SELL',
       type: 'SL',
@@ -141,7 +145,9 @@ describe('RestingStops', () => {
     await stops.restore(POSITION, 80, false);
     expect(router.listOrders()).toHaveLength(0);
     await stops.restore(POSITION, 80, true);
-    expect(router.listOrders().map((o) => o.intentKey)).toEqual(['T1:stop:1#0']);
+    expect(router.listOrders().map((o) => [o.purpose, o.positionId, o.sequence])).toEqual([
+      ['stop', 'T1', 1],
+    ]);
   });
 
   it('warns when the broker refuses the stop, and the engine keeps watching it', async () => {

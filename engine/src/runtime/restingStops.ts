@@ -19,7 +19,7 @@ interface Resting {
   /** client order ids of the stop's legs (freeze splitting) */
   readonly ids: string[];
   trigger: number;
-  /** stop intents sent so far (`<positionId>:stop:<n>`) */
+  /** stop orders sent so far (the n-th has `sequence` n) */
   seq: number;
 }
 
@@ -35,14 +35,12 @@ export interface RestingStopsOptions {
   readonly warn: (positionId: string, accountId: string, message: string) => void;
 }
 
-const STOP_INTENT = /^(.+):stop:(\d+)(#\d+)?$/;
-
 /**
  * Stops that rest at the broker (issue 10 item 5): for a live position the stop is a SELL SL-M order at the broker
  * (sent as a protected stop-limit where the broker requires it) from the moment the entry fills, so the position is
  * protected while OptionPilot is down. A trailing stop modifies it; any exit first releases it (cancel, then read
  * what filled), so an exit never sells twice; a stop that fills at the broker by itself closes the trade. After a
- * restart the stop is found again among the recovered orders by its intent key.
+ * restart the stop is found again among the recovered orders by its purpose and position.
  */
 export class RestingStops {
   private readonly stops = new Map<string, Resting>();
@@ -54,9 +52,8 @@ export class RestingStops {
 
   constructor(private readonly options: RestingStopsOptions) {
     this.watch = options.router.changes$.subscribe((order) => {
-      const match = STOP_INTENT.exec(order.intentKey);
-      if (match === null || order.state !== 'FILLED') return;
-      const positionId = match[1] ?? '';
+      if (order.purpose !== 'stop' || order.state !== 'FILLED') return;
+      const positionId = order.positionId ?? '';
       const resting = this.stops.get(positionId);
       if (resting?.ids.includes(order.clientOrderId) !== true) return;
       const legs = resting.ids.map((id) => options.router.getOrder(id));
@@ -87,7 +84,9 @@ export class RestingStops {
     const trigger = this.triggerOf(stopPrice);
     const next = seq + 1;
     const result = await this.options.router.submit({
-      intentKey: `${position.positionId}:stop:${next}`,
+      purpose: 'stop',
+      positionId: position.positionId,
+      sequence: next,
       accountId: position.accountId,
       symbol: position.symbol,
       side: 'SELL',
@@ -116,10 +115,10 @@ export class RestingStops {
   async restore(position: ProtectedPosition, stopPrice: number, placeIfMissing: boolean): Promise<void> {
     const mine = this.options.router
       .listOrders()
-      .filter((o) => STOP_INTENT.exec(o.intentKey)?.[1] === position.positionId);
-    const seq = Math.max(0, ...mine.map((o) => Number(STOP_INTENT.exec(o.intentKey)?.[2] ?? 0)));
+      .filter((o) => o.purpose === 'stop' && o.positionId === position.positionId);
+    const seq = Math.max(0, ...mine.map((o) => o.sequence));
     const open = mine.filter((o) => !isTerminal(o.state) || o.state === 'FILLED');
-    const current = open.filter((o) => Number(STOP_INTENT.exec(o.intentKey)?.[2]) === seq);
+    const current = open.filter((o) => o.sequence === seq);
     if (current.length > 0) {
       this.stops.set(position.positionId, {
         ids: current.map((o) => o.clientOrderId),

@@ -81,7 +81,7 @@ async function run(steps: readonly Step[]): Promise<{
       case 'stop-fills-at-broker': {
         const resting = h.runtime.router
           .listOrders()
-          .filter((o) => o.intentKey.includes(':stop:') && o.state === 'ACCEPTED' && o.brokerOrderId);
+          .filter((o) => o.purpose === 'stop' && o.state === 'ACCEPTED' && o.brokerOrderId);
         // The exchange crosses the stop while OptionPilot sees nothing of it yet.
         for (const o of resting)
           await broker.modifyOrder(o.brokerOrderId as string, { triggerPrice: 10_000 });
@@ -104,7 +104,7 @@ async function run(steps: readonly Step[]): Promise<{
         for (const p of old.positions()) {
           const trade = old.openTrade(p.positionId);
           if (trade === undefined) continue;
-          const exits = orders.filter((o) => o.intentKey.startsWith(`${p.positionId}:exit:`));
+          const exits = orders.filter((o) => o.purpose === 'exit' && o.positionId === p.positionId);
           trades.set(p.positionId, {
             trade,
             exitSeq: exits.length,

@@ -265,7 +265,7 @@ describe('TradingRuntime: stops resting at the broker', () => {
     });
     return { h, broker: () => liveBroker as PaperBroker };
   }
-  const stopsOf = (h: Harness) => h.runtime.router.listOrders().filter((o) => o.intentKey.includes(':stop:'));
+  const stopsOf = (h: Harness) => h.runtime.router.listOrders().filter((o) => o.purpose === 'stop');
 
   it('every exit of a live position takes its resting stop off first: each position is sold exactly once', async () => {
     const { h, broker } = liveHarness();
@@ -312,7 +312,7 @@ describe('TradingRuntime: stops resting at the broker', () => {
     );
     expect(closed.map((e) => e.close.reason)).toEqual(['STOP_LOSS']);
     expect(closed[0]?.close.orderIds).toEqual([stop!.clientOrderId]);
-    expect(h.runtime.router.listOrders().some((o) => o.intentKey.includes(':exit:'))).toBe(false);
+    expect(h.runtime.router.listOrders().some((o) => o.purpose === 'exit')).toBe(false);
     expect((await broker().getPositions()).every((p) => p.quantity === 0)).toBe(true);
   });
 
@@ -375,7 +375,7 @@ describe('TradingRuntime: stops resting at the broker', () => {
     expect(closed[0]?.close.exitPremium).toBeCloseTo(stopFill, 2);
     expect(closed[0]?.close.exitTrigger).toBe(stop?.triggerPrice);
     // Nothing was sold besides the stop: the broker is flat, not short.
-    expect(h.runtime.router.listOrders().filter((o) => o.intentKey.includes(':exit:'))).toEqual([]);
+    expect(h.runtime.router.listOrders().filter((o) => o.purpose === 'exit')).toEqual([]);
     expect((await inner!.getPositions()).every((p) => p.quantity === 0)).toBe(true);
   });
 

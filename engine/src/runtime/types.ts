@@ -86,7 +86,7 @@ export type OrderFill = Pick<Order, 'clientOrderId' | 'filledQty' | 'avgPrice'>;
 /** An open trade brought back after a restart. */
 export interface RestoredTrade {
   readonly trade: TradeOpen;
-  /** exit intents used so far (`<tradeId>:exit:<n>`): the next takes n + 1 */
+  /** exit orders sent so far (the highest exit `sequence`): the next takes n + 1 */
   readonly exitSeq: number;
   /**
    * what the trade's exit orders (and a resting stop) had already filled when the process stopped: counted towards

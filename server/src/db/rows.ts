@@ -473,7 +473,11 @@ export interface OrderRow {
   protected_from: string | null;
   late_fill: boolean;
   tag: string;
-  purpose: 'entry' | 'exit';
+  purpose: 'entry' | 'exit' | 'stop';
+  /** the n-th exit or stop of its trade; 0 for an entry */
+  sequence: number;
+  /** the freeze-quantity leg */
+  leg: number;
   reject_reason: string | null;
   created_at: number;
   updated_at: number;

@@ -1,20 +1,9 @@
 import { DuplicateIntentError, type Order } from '@optionpilot/engine';
 import { describe, expect, it } from 'vitest';
-import { insertUser } from '../db';
+import { insertTrade, insertUser } from '../db';
 import { testDialects, useTestDatabase } from '../db/testing';
 import type { Realtime } from '../realtime/publisher';
-import { createDbOrderStore, parseIntentKey } from './orderStore';
-
-describe('parseIntentKey', () => {
-  it('reads exits (with or without the router leg suffix) and treats everything else as an entry', () => {
-    expect(parseIntentKey('42:exit:1#0')).toEqual({ purpose: 'exit', tradeId: 42 });
-    expect(parseIntentKey('42:exit:3')).toEqual({ purpose: 'exit', tradeId: 42 });
-    // A live position's stop resting at the broker belongs to its trade, as an exit order.
-    expect(parseIntentKey('42:stop:1#0')).toEqual({ purpose: 'exit', tradeId: 42 });
-    expect(parseIntentKey('7:3:entry#0')).toEqual({ purpose: 'entry', tradeId: null });
-    expect(parseIntentKey('x:exit:1#0')).toEqual({ purpose: 'entry', tradeId: null });
-  });
-});
+import { createDbOrderStore } from './orderStore';
 
 describe.each(testDialects())('createDbOrderStore (%s)', (dialect) => {
   const knex = useTestDatabase(dialect);
@@ -22,6 +11,9 @@ describe.each(testDialects())('createDbOrderStore (%s)', (dialect) => {
   const order = (userId: number, n: number, patch: Partial<Order> = {}): Order => ({
     clientOrderId: `c${n}`,
     accountId: String(userId),
+    purpose: 'entry',
+    sequence: 0,
+    leg: 0,
     intentKey: `9${n}:${userId}:entry#0`,
     symbol: 'NIFTY13JAN2623400CE',
     side: 'BUY',
@@ -89,6 +81,55 @@ describe.each(testDialects())('createDbOrderStore (%s)', (dialect) => {
       'Order BUY 65 NIFTY13JAN2623400CE SUBMITTED [c1]',
       'Order BUY 65 NIFTY13JAN2623400CE FILLED @ ₹101.50 [c1]',
     ]);
+  });
+
+  it('stores what an order is for in columns and reads it back from them, as recovery after a restart does', async () => {
+    const { userId, store } = await setUp('purpose@example.com');
+    const trade = await insertTrade(knex(), {
+      user_id: userId,
+      signal_id: null,
+      symbol: 'NIFTY13JAN2623400CE',
+      instrument: 'NIFTY',
+      trade_type: 'CALL',
+      option_type: 'CE',
+      strike_x100: 2_340_000,
+      expiry_at: 1_768_300_000_000,
+      lots: 1,
+      quantity: 65,
+      entry_price_paise: 10_000,
+      stop_loss_paise: 8_000,
+      target_paise: 14_000,
+      paper: false,
+      risk_state: null,
+      opened_at: 1_000,
+    });
+    const positionId = String(trade.id);
+    const stop = order(userId, 31, {
+      side: 'SELL',
+      type: 'SL-M',
+      triggerPrice: 80,
+      purpose: 'stop',
+      positionId,
+      sequence: 2,
+      leg: 1,
+      intentKey: `${positionId}:stop:2#1`,
+    });
+    const exit = order(userId, 32, {
+      side: 'SELL',
+      purpose: 'exit',
+      positionId,
+      sequence: 1,
+      intentKey: `${positionId}:exit:1#0`,
+    });
+    await Promise.all([store.create(stop), store.create(exit)]);
+    const row = (await knex()('orders').where({ client_order_id: 'c31' }).first()) as Record<string, unknown>;
+    expect(row).toMatchObject({ purpose: 'stop', trade_id: trade.id, sequence: 2, leg: 1 });
+    const open = await store.listOpen(String(userId));
+    expect(open.map((o) => [o.clientOrderId, o.purpose, o.positionId, o.sequence, o.leg])).toEqual([
+      ['c31', 'stop', positionId, 2, 1],
+      ['c32', 'exit', positionId, 1, 0],
+    ]);
+    expect(await store.get('c31')).toEqual(stop);
   });
 
   it('refuses a repeated intent key alone: the rest of its batch is written', async () => {

@@ -27,16 +27,9 @@ import { createGroupCommit } from '../db/groupCommit';
 import { presentLog } from '../presenters/log';
 import type { Realtime } from '../realtime/publisher';
 
-/**
- * What an intent key says about an order. Keys are `<signalId>:<userId>:entry#<leg>` for entries,
- * `<tradeId>:exit:<n>#<leg>` for exits and `<tradeId>:stop:<n>#<leg>` for a live position's stop resting at the
- * broker (an exit order too; the router appends `#<leg>`), so the row's purpose and trade are known without a side
- * table.
- */
-export function parseIntentKey(intentKey: string): { purpose: 'entry' | 'exit'; tradeId: number | null } {
-  const exit = /^(\d+):(?:exit|stop):\d+(#\d+)?$/.exec(intentKey);
-  if (exit) return { purpose: 'exit', tradeId: Number(exit[1]) };
-  return { purpose: 'entry', tradeId: null };
+/** The trade row of an order's position (the server's position ids are trade ids); null for an entry not yet linked. */
+function tradeIdOf(order: Order): number | null {
+  return order.positionId === undefined ? null : Number(order.positionId);
 }
 
 function toOrder(row: OrderRow): Order {
@@ -44,8 +37,12 @@ function toOrder(row: OrderRow): Order {
     clientOrderId: row.client_order_id,
     ...(row.broker_order_id === null ? {} : { brokerOrderId: row.broker_order_id }),
     accountId: String(row.user_id),
-    intentKey: row.intent_key,
+    purpose: row.purpose,
     ...(row.signal_id === null ? {} : { signalId: String(row.signal_id) }),
+    ...(row.trade_id === null ? {} : { positionId: String(row.trade_id) }),
+    sequence: row.sequence,
+    leg: row.leg,
+    intentKey: row.intent_key,
     symbol: row.symbol,
     side: row.side,
     type: row.order_type,
@@ -106,19 +103,20 @@ type OrderWrite =
 
 /** The whole row of an order as it stands (a create's row; for an update only the mutable columns are applied). */
 function fullRow(order: Order, brokerOf: (accountId: string) => string) {
-  const { purpose, tradeId } = parseIntentKey(order.intentKey);
   return {
     client_order_id: order.clientOrderId,
     intent_key: order.intentKey,
     user_id: Number(order.accountId),
-    trade_id: tradeId,
+    trade_id: tradeIdOf(order),
     signal_id: order.signalId === undefined ? null : Number(order.signalId),
     broker: brokerOf(order.accountId),
     symbol: order.symbol,
     side: order.side,
     product: order.product,
     tag: order.tag,
-    purpose,
+    purpose: order.purpose,
+    sequence: order.sequence,
+    leg: order.leg,
     ...mutableColumns(order),
     created_at: order.createdAt,
     updated_at: order.updatedAt,
@@ -198,13 +196,17 @@ function eventOf(write: OrderWrite, orderId: number): NewOrderEvent {
 function logOf(write: OrderWrite, userId: number): NewLog {
   const { order } = write;
   if (write.kind === 'create') {
-    const { purpose, tradeId } = parseIntentKey(order.intentKey);
     return {
       event_type: 'order',
       // An order created already SUBMITTED (sent at once) says so: its log line stands for both steps.
       description: describe(order, order.state === 'SUBMITTED' ? 'created, SUBMITTED' : 'created'),
       user_id: userId,
-      data: { clientOrderId: order.clientOrderId, purpose, tradeId, signalId: order.signalId ?? null },
+      data: {
+        clientOrderId: order.clientOrderId,
+        purpose: order.purpose,
+        tradeId: tradeIdOf(order),
+        signalId: order.signalId ?? null,
+      },
     };
   }
   return {

@@ -55,10 +55,15 @@ describe.each(testDialects())('loadRestored (%s)', (dialect: Dialect) => {
       risk_state: JSON.stringify(risk),
       opened_at: NOW - 600_000,
     });
-    for (const n of [1, 2]) {
+    // Two exits tried and refused, and the position's third resting stop: only exits count for the next exit.
+    for (const [n, purpose] of [
+      [1, 'exit'],
+      [2, 'exit'],
+      [3, 'stop'],
+    ] as const) {
       await insertOrder(db(), {
         client_order_id: `EX${n}-${dialect}`,
-        intent_key: `${open.id}:exit:${n}#0`,
+        intent_key: `${open.id}:${purpose}:${n}#0`,
         user_id: user.id,
         trade_id: open.id,
         signal_id: null,
@@ -72,7 +77,9 @@ describe.each(testDialects())('loadRestored (%s)', (dialect: Dialect) => {
         trigger_price_paise: null,
         status: 'REJECTED',
         tag: 'T',
-        purpose: 'exit',
+        purpose,
+        sequence: n,
+        leg: 0,
       });
     }
 

@@ -107,10 +107,10 @@ export async function loadRestored(
     };
     const orders = await listOrders(db, { tradeId: row.id });
     const entries = orders.filter((o) => o.purpose === 'entry');
-    // Exit intents are `<tradeId>:exit:<n>`: the next exit after a restart takes n + 1, never a used key.
+    // The next exit after a restart takes the highest exit sequence + 1, never a used intent.
     const exitSeq = orders
       .filter((o) => o.purpose === 'exit')
-      .reduce((max, o) => Math.max(max, Number(/:exit:(\d+)/.exec(o.intent_key)?.[1] ?? 0)), 0);
+      .reduce((max, o) => Math.max(max, o.sequence), 0);
     trades.set(id, {
       trade: tradeOpenOf(
         row,
@@ -121,7 +121,7 @@ export async function loadRestored(
       exitSeq,
       // A kill between an exit's fill and the trade's close: the restart closes on these fills, never sells again.
       exitFills: orders
-        .filter((o) => o.purpose === 'exit' && o.filled_quantity > 0)
+        .filter((o) => o.purpose !== 'entry' && o.filled_quantity > 0)
         .map((o) => ({
           clientOrderId: o.client_order_id,
           filledQty: o.filled_quantity,

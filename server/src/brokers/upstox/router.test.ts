@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { asyncScheduler } from 'rxjs';
 import { InMemoryOrderStore, OrderRouter } from '@optionpilot/engine';
-import type { Quote } from '@optionpilot/engine';
+import type { OrderIntent, Quote } from '@optionpilot/engine';
 import { startFakeUpstox } from '../../../../test/fakes/upstox/server';
 import type { FakeUpstox } from '../../../../test/fakes/upstox/server';
 import { upstoxModule } from './index';
@@ -46,15 +46,21 @@ afterEach(async () => {
   await fake.close();
 });
 
+/** A signal's MARKET entry for the account, as the runtime's entry desk submits it. */
+const entry = (signalId: string, quantity: number): OrderIntent => ({
+  purpose: 'entry',
+  signalId,
+  accountId: 'acc-1',
+  symbol: CE,
+  side: 'BUY',
+  quantity,
+  type: 'MARKET',
+});
+
 describe('upstox adapter under the order router', () => {
   it('sends a MARKET entry as a protected LIMIT and follows it to FILLED from the broker', async () => {
     router.start();
-    const [result] = await router.routeEntry({
-      signalId: 'sig-1',
-      accountIds: ['acc-1'],
-      symbol: CE,
-      quantity: 65,
-    });
+    const result = await router.submit(entry('sig-1', 65));
     const order = result?.orders[0];
     expect(order?.state).toBe('ACCEPTED');
     const wire = fake.order(order?.brokerOrderId ?? '')?.current;
@@ -67,7 +73,9 @@ describe('upstox adapter under the order router', () => {
 
   it('sends an SL-M stop as a stop-limit through the trigger (a stop resting at the broker)', async () => {
     const result = await router.submit({
-      intentKey: 'stop-1',
+      purpose: 'stop',
+      positionId: '7',
+      sequence: 1,
       accountId: 'acc-1',
       symbol: CE,
       side: 'SELL',
@@ -89,12 +97,7 @@ describe('upstox adapter under the order router', () => {
   it('resolves a timed-out placement by asking Upstox for the tag, never placing it twice', async () => {
     // Not following the portfolio stream: only a status query can resolve the order.
     fake.failNext('timeout_placed');
-    const [result] = await router.routeEntry({
-      signalId: 'sig-2',
-      accountIds: ['acc-1'],
-      symbol: CE,
-      quantity: 65,
-    });
+    const result = await router.submit(entry('sig-2', 65));
     expect(result?.status).toBe('unknown');
     const id = result?.orders[0]?.clientOrderId ?? '';
     await expect.poll(() => router.getOrder(id)?.state).toBe('ACCEPTED');
@@ -106,12 +109,7 @@ describe('upstox adapter under the order router', () => {
   });
 
   it('splits above the freeze quantity into whole-lot orders, each with its own tag', async () => {
-    const [result] = await router.routeEntry({
-      signalId: 'sig-3',
-      accountIds: ['acc-1'],
-      symbol: CE,
-      quantity: 65 * 30,
-    });
+    const result = await router.submit(entry('sig-3', 65 * 30));
     expect(result?.orders.map((o) => o.quantity)).toEqual([1755, 195]);
     const tags = [...fake.book.orders.values()].map((o) => o.current.tag);
     expect(new Set(tags).size).toBe(2);
@@ -122,7 +120,9 @@ describe('upstox adapter under the order router', () => {
     const results = await Promise.all(
       Array.from({ length: 14 }, (_, i) =>
         router.submit({
-          intentKey: `exit-${i}`,
+          purpose: 'exit',
+          positionId: String(i),
+          sequence: 1,
           accountId: 'acc-1',
           symbol: CE,
           side: 'SELL',

@@ -630,7 +630,7 @@ describe.each(testDialects())('data model on %s', (dialect) => {
         late_fill: false,
         product: 'MIS',
       });
-      // same signal/user/purpose under another intent key, and same intent key: both refused
+      // same signal/user/purpose/leg under another intent key, and same intent key: both refused
       expect(isUniqueViolation(await failure(insertOrder(db(), orderFields(user.id, signal.id, 'b'))))).toBe(
         true,
       );
@@ -733,5 +733,7 @@ function orderFields(userId: number, signalId: number | null, suffix: string): N
     trigger_price_paise: 10_000,
     tag: 'OPTIONPILOT',
     purpose: 'entry',
+    sequence: 0,
+    leg: 0,
   };
 }

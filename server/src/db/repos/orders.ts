@@ -25,7 +25,7 @@ export type NewOrder = Omit<
   Partial<Pick<OrderRow, 'status' | 'product' | 'broker_order_id'>>;
 
 /**
- * Persists an order before the broker is called. A repeated `intent_key` or (signal, user, purpose) raises a
+ * Persists an order before the broker is called. A repeated `intent_key` or (signal, user, purpose, leg) raises a
  * unique violation: that is the idempotency guarantee the engine's OrderStore port relies on.
  */
 export async function insertOrder(db: Db, order: NewOrder, now = Date.now()): Promise<OrderRow> {
