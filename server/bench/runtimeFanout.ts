@@ -203,14 +203,14 @@ export async function openFanoutRig(options: RuntimeFanoutOptions): Promise<Fano
       brokerOf: () => 'bench',
       strategyRowId: () => null,
     });
-    let runtime: TradingRuntime | undefined;
     const directory = createAccountDirectory({
       db,
       config: { simSession: 'always' },
       clock: createManualClock(startAt),
       market: () => market,
       strategySet: () => set,
-      runtime: () => runtime,
+      // the runtime below: the directory asks for it only once trading runs
+      runtime: () => engine,
     });
     // Live accounts as the server has them once their broker session is known (its connection routes mark them).
     const accountsOf: typeof directory =
@@ -263,7 +263,6 @@ export async function openFanoutRig(options: RuntimeFanoutOptions): Promise<Fano
         options.events?.(event);
       },
     });
-    runtime = engine;
     engine.start();
     options.started?.(engine);
 
