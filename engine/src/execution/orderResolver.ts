@@ -1,34 +1,24 @@
 import type { SchedulerLike } from 'rxjs';
-import type { Broker, BrokerOrderSnapshot } from './broker';
-import type { OrderEvent } from './orderStateMachine';
+import type { Broker } from './broker';
+import type { OrderLedger } from './orderLedger';
 import { isTerminal } from './orderStateMachine';
 import type { OrderStore } from './orderStore';
 import type { Order } from './orderTypes';
 
 const DEFAULT_BACKOFF_MS: readonly number[] = [500, 1_000, 2_000, 4_000, 8_000, 15_000, 30_000];
 
-/** What the resolver needs of the router: its orders, its accounts' brokers, and applying what a broker says. */
+/** What the resolver needs of the router: its orders, its accounts' brokers and its request timeout. */
 export interface ResolutionContext {
   readonly scheduler: SchedulerLike;
   readonly store: OrderStore;
   /** waits between status queries that resolve an order (default 0.5 s … 30 s) */
   readonly resolveBackoffMs?: readonly number[];
-  /** the latest known version of an order */
-  order(clientOrderId: string): Order | undefined;
-  /** every order the router knows */
-  orders(): Iterable<Order>;
-  /** starts tracking an order loaded from the store */
-  remember(order: Order): void;
-  /** applies an event to a tracked order (persisted in order; a refused event is reported, the order returned) */
-  apply(clientOrderId: string, event: OrderEvent): Order;
-  /** applies a broker's report of an order */
-  applySnapshot(clientOrderId: string, snapshot: BrokerOrderSnapshot): Order;
+  /** the router's orders: what the broker says is applied there */
+  readonly ledger: OrderLedger;
   /** the broker of a registered account */
   broker(accountId: string): Broker | undefined;
   /** a broker call under the router's request timeout */
   withTimeout<T>(promise: Promise<T>): Promise<T>;
-  /** reports something an operator should know */
-  anomaly(anomaly: { readonly clientOrderId?: string; readonly message: string }): void;
 }
 
 /**
@@ -77,12 +67,13 @@ export class OrderResolver {
    */
   async recover(): Promise<readonly Order[]> {
     const { context } = this;
+    const { ledger } = context;
     const open = await context.store.listOpen();
-    for (const order of open) context.remember(order);
+    for (const order of open) ledger.remember(order);
     for (const order of open) {
       const id = order.clientOrderId;
       if (order.state === 'INITIALIZED') {
-        context.apply(id, {
+        ledger.apply(id, {
           type: 'REJECT',
           time: this.now(),
           reason: 'NOT_SENT: stopped before it was sent',
@@ -90,19 +81,20 @@ export class OrderResolver {
         continue;
       }
       if (order.state === 'SUBMITTED' && order.brokerOrderId === undefined) {
-        context.apply(id, { type: 'TIMEOUT', time: this.now(), reason: 'restart: outcome unknown' });
+        ledger.apply(id, { type: 'TIMEOUT', time: this.now(), reason: 'restart: outcome unknown' });
       }
       const broker = context.broker(order.accountId);
       if (broker !== undefined) this.resolve(broker, id);
       else this.recoveredFor.set(order.accountId, [...(this.recoveredFor.get(order.accountId) ?? []), id]);
     }
-    return open.map((order) => context.order(order.clientOrderId) ?? order);
+    return open.map((order) => ledger.get(order.clientOrderId) ?? order);
   }
 
   /** Queries the broker for every non-terminal order (all accounts or one) and applies what it reports. */
   async reconcile(accountId?: string): Promise<void> {
     const { context } = this;
-    const open = [...context.orders()].filter(
+    const { ledger } = context;
+    const open = [...ledger.all()].filter(
       (o) =>
         !isTerminal(o.state) &&
         o.state !== 'INITIALIZED' &&
@@ -114,7 +106,7 @@ export class OrderResolver {
         if (broker === undefined) return;
         try {
           const snapshot = await context.withTimeout(broker.getOrder({ clientOrderId: order.clientOrderId }));
-          if (snapshot !== undefined) context.applySnapshot(order.clientOrderId, snapshot);
+          if (snapshot !== undefined) ledger.applySnapshot(order.clientOrderId, snapshot);
         } catch {
           // The next reconcile tries again; the order keeps its state meanwhile.
         }
@@ -132,41 +124,42 @@ export class OrderResolver {
    */
   private async resolveByAsking(broker: Broker, clientOrderId: string): Promise<void> {
     const { context } = this;
+    const { ledger } = context;
     const backoff = context.resolveBackoffMs ?? DEFAULT_BACKOFF_MS;
-    const waitingIn = context.order(clientOrderId)?.state;
+    const waitingIn = ledger.get(clientOrderId)?.state;
     let answers = 0;
     for (const delay of backoff) {
       await this.sleep(delay);
-      if (context.order(clientOrderId)?.state !== waitingIn) return; // moved: an update or a late reply
+      if (ledger.get(clientOrderId)?.state !== waitingIn) return; // moved: an update or a late reply
       try {
         const snapshot = await context.withTimeout(broker.getOrder({ clientOrderId }));
         answers += 1;
         if (snapshot !== undefined) {
-          context.applySnapshot(clientOrderId, snapshot);
+          ledger.applySnapshot(clientOrderId, snapshot);
           return;
         }
       } catch {
         // Ask again after the next wait.
       }
     }
-    if (context.order(clientOrderId)?.state !== waitingIn) return;
+    if (ledger.get(clientOrderId)?.state !== waitingIn) return;
     if (answers === backoff.length && waitingIn === 'UNKNOWN') {
-      context.apply(clientOrderId, {
+      ledger.apply(clientOrderId, {
         type: 'REJECT',
         time: this.now(),
         reason: 'NOT_FOUND: the broker has no such order',
       });
     } else if (answers === backoff.length) {
-      context.apply(clientOrderId, { type: 'EXPIRE', time: this.now() });
-      context.anomaly({ clientOrderId, message: 'the broker no longer has this order: expired' });
+      ledger.apply(clientOrderId, { type: 'EXPIRE', time: this.now() });
+      ledger.anomaly({ clientOrderId, message: 'the broker no longer has this order: expired' });
     } else {
-      context.anomaly({ clientOrderId, message: 'order outcome still unknown; reconcile later' });
+      ledger.anomaly({ clientOrderId, message: 'order outcome still unknown; reconcile later' });
     }
   }
 
   private track(task: Promise<void>): void {
     const tracked = task.catch((error: unknown) => {
-      this.context.anomaly({ message: `background resolution failed: ${String(error)}` });
+      this.context.ledger.anomaly({ message: `background resolution failed: ${String(error)}` });
     });
     this.background.add(tracked);
     void tracked.then(() => this.background.delete(tracked));

@@ -1,23 +1,25 @@
-import { Subject } from 'rxjs';
 import type { Observable, SchedulerLike, Subscription } from 'rxjs';
 import { BrokerError, PLACE_OUTCOME_BY_ERROR } from './broker';
-import type { Broker, BrokerAmendment, BrokerOrderSnapshot, BrokerPosition } from './broker';
+import type { Broker, BrokerAmendment, BrokerPosition } from './broker';
 import { createClientOrderIdFactory } from './clientOrderId';
 import { splitByFreezeQty } from './freezeSplit';
 import { needsProtection, OPTION_PROTECTION_BANDS, toProtectedLimit } from './marketProtection';
 import type { ProtectedFields, ProtectionBand } from './marketProtection';
+import { OrderLedger } from './orderLedger';
+import type { RouterAnomaly } from './orderLedger';
 import { OrderResolver } from './orderResolver';
 import { applyOrderEvent } from './orderStateMachine';
-import type { OrderEvent, OrderTransitionError } from './orderStateMachine';
+import type { OrderEvent } from './orderStateMachine';
 import { DuplicateIntentError } from './orderStore';
 import type { OrderStore } from './orderStore';
 import { intentKeyOf, isOrderOf } from './orderIntent';
 import type { OrderIntent } from './orderIntent';
 import type { Order, OrderRequest, ProductType } from './orderTypes';
-import { OrderWrites } from './orderWrites';
 import type { QuoteSource } from './paperBroker';
 import { accountRateWindows, RateLimiter } from './rateLimiter';
 import { RequestTimeout, RequestTimeouts } from './requestTimeouts';
+
+export type { RouterAnomaly } from './orderLedger';
 
 /** One account the router can trade: its own broker session and order-rate cap. */
 export interface AccountConnection {
@@ -71,14 +73,6 @@ export interface AccountRouteResult {
   readonly status: 'placed' | 'duplicate' | 'rejected' | 'unknown' | 'failed';
   readonly orders: readonly Order[];
   readonly error?: string;
-}
-
-/** An event the router refused or a persistence failure: for the audit log and operators. */
-export interface RouterAnomaly {
-  readonly clientOrderId?: string;
-  readonly accountId?: string;
-  readonly message: string;
-  readonly error?: OrderTransitionError;
 }
 
 interface AccountSlot {
@@ -136,46 +130,34 @@ function accountResult(accountId: string, outcomes: readonly LegOutcome[]): Acco
  */
 export class OrderRouter {
   private readonly accounts = new Map<string, AccountSlot>();
-  private readonly orders = new Map<string, Order>();
-  private readonly byBrokerId = new Map<string, string>();
+  /** the orders in memory: every event applied, persisted in order, published */
+  private readonly ledger: OrderLedger;
   private readonly inflight = new Map<string, Promise<LegOutcome>>();
-  private readonly writes: OrderWrites;
   private readonly timeouts: RequestTimeouts;
   /** unknown outcomes, recovery after a restart, reconciliation */
   private readonly resolver: OrderResolver;
-  private readonly changes = new Subject<Order>();
-  private readonly anomalies = new Subject<RouterAnomaly>();
   private readonly newClientOrderId: () => string;
   private started = false;
 
   /** every order change, after it is applied (persistence follows in order) */
-  readonly changes$: Observable<Order> = this.changes.asObservable();
+  readonly changes$: Observable<Order>;
   /** refused events and persistence failures */
-  readonly anomalies$: Observable<RouterAnomaly> = this.anomalies.asObservable();
+  readonly anomalies$: Observable<RouterAnomaly>;
 
   constructor(private readonly options: OrderRouterOptions) {
     this.newClientOrderId =
       options.newClientOrderId ?? createClientOrderIdFactory({ now: () => options.scheduler.now() });
     this.timeouts = new RequestTimeouts(options.scheduler, options.requestTimeoutMs ?? 5_000);
-    this.writes = new OrderWrites(options.store, (order, error) =>
-      this.anomalies.next({
-        clientOrderId: order.clientOrderId,
-        accountId: order.accountId,
-        message: `store.update failed: ${String(error)}`,
-      }),
-    );
+    this.ledger = new OrderLedger(options.store, options.scheduler);
+    this.changes$ = this.ledger.changes$;
+    this.anomalies$ = this.ledger.anomalies$;
     this.resolver = new OrderResolver({
       scheduler: options.scheduler,
       store: options.store,
       ...(options.resolveBackoffMs === undefined ? {} : { resolveBackoffMs: options.resolveBackoffMs }),
-      order: (id) => this.orders.get(id),
-      orders: () => this.orders.values(),
-      remember: (order) => this.remember(order),
-      apply: (id, event) => this.apply(id, event),
-      applySnapshot: (id, snapshot) => this.applySnapshot(id, snapshot),
+      ledger: this.ledger,
       broker: (accountId) => this.accounts.get(accountId)?.connection.broker,
       withTimeout: (promise) => this.withTimeout(promise),
-      anomaly: (anomaly) => this.anomalies.next(anomaly),
     });
   }
 
@@ -235,12 +217,12 @@ export class OrderRouter {
 
   /** The latest known version of an order. */
   getOrder(clientOrderId: string): Order | undefined {
-    return this.orders.get(clientOrderId);
+    return this.ledger.get(clientOrderId);
   }
 
   /** Every order the router knows, in creation order. */
   listOrders(): readonly Order[] {
-    return [...this.orders.values()];
+    return [...this.ledger.all()];
   }
 
   /** UNKNOWN orders whose background resolution is still running. */
@@ -259,7 +241,7 @@ export class OrderRouter {
    * of `clientOrderIds` only, when given.
    */
   written(clientOrderIds?: readonly string[]): Promise<void> {
-    return this.writes.written(clientOrderIds);
+    return this.ledger.written(clientOrderIds);
   }
 
   /** Places one account's order (split into freeze-quantity legs), idempotently per intent key. */
@@ -288,7 +270,7 @@ export class OrderRouter {
           : await Promise.all(legs.map((quantity, leg) => this.submitLeg(slot, intent, leg, quantity)));
     } catch (error) {
       // The store refused to persist: nothing was sent for a leg whose create failed.
-      const orders = [...this.orders.values()].filter((o) => isOrderOf(o, intent));
+      const orders = [...this.ledger.all()].filter((o) => isOrderOf(o, intent));
       return { accountId, status: 'failed', orders, error: `store: ${String(error)}` };
     }
     return accountResult(accountId, outcomes);
@@ -338,59 +320,10 @@ export class OrderRouter {
   private follow(slot: AccountSlot): void {
     slot.subscription?.unsubscribe();
     slot.subscription = slot.connection.broker.orderUpdates$.subscribe((snapshot) => {
-      const clientOrderId = snapshot.clientOrderId ?? this.byBrokerId.get(snapshot.brokerOrderId);
+      const clientOrderId = this.ledger.idOf(snapshot);
       // Orders placed outside the engine (e.g. by hand in the broker's app) are not ours to track.
-      if (clientOrderId === undefined || !this.orders.has(clientOrderId)) return;
-      this.applySnapshot(clientOrderId, snapshot);
+      if (clientOrderId !== undefined) this.ledger.applySnapshot(clientOrderId, snapshot);
     });
-  }
-
-  private remember(order: Order, previous?: Order): void {
-    this.orders.set(order.clientOrderId, order);
-    if (order.brokerOrderId !== undefined && order.brokerOrderId !== previous?.brokerOrderId)
-      this.byBrokerId.set(order.brokerOrderId, order.clientOrderId);
-  }
-
-  /** The tracked version of a stored order, tracking it first if this process has not seen it. */
-  private known(stored: Order): Order {
-    const tracked = this.orders.get(stored.clientOrderId);
-    if (tracked !== undefined) return tracked;
-    this.remember(stored);
-    return stored;
-  }
-
-  private applySnapshot(clientOrderId: string, snapshot: BrokerOrderSnapshot): Order {
-    return this.apply(clientOrderId, {
-      type: 'STATUS',
-      time: Math.max(snapshot.time, this.now()),
-      status: snapshot.status,
-      filledQty: snapshot.filledQty,
-      avgPrice: snapshot.avgPrice,
-      brokerOrderId: snapshot.brokerOrderId,
-      reason: snapshot.reason,
-    });
-  }
-
-  /** Applies an event in memory at once (so concurrent events see each other) and queues its persistence. */
-  private apply(clientOrderId: string, event: OrderEvent): Order {
-    const current = this.orders.get(clientOrderId);
-    if (current === undefined) throw new Error(`unknown order ${clientOrderId}`);
-    const result = applyOrderEvent(current, event);
-    if (!result.ok) {
-      this.anomalies.next({
-        clientOrderId,
-        accountId: current.accountId,
-        message: result.error.message,
-        error: result.error,
-      });
-      return current;
-    }
-    if (result.order === current) return current;
-    this.remember(result.order, current);
-    this.writes.queue(result.order);
-    // Skipped when nobody listens: a Subject allocates per `next` even with no observers.
-    if (this.changes.observed) this.changes.next(result.order);
-    return result.order;
   }
 
   private submitLeg(
@@ -428,10 +361,9 @@ export class OrderRouter {
     } catch (error) {
       if (!(error instanceof DuplicateIntentError)) throw error;
       const winner = (await this.options.store.findByIntentKey(initial.intentKey)) as Order;
-      return { order: this.known(winner), duplicate: true };
+      return { order: this.ledger.known(winner), duplicate: true };
     }
-    this.remember(order);
-    if (this.changes.observed) this.changes.next(order);
+    this.ledger.created(order);
     return {
       order: await (direct ? this.send(slot, order) : this.place(slot, order, protection)),
       duplicate: false,
@@ -511,7 +443,7 @@ export class OrderRouter {
         ? this.protection(slot, initial)
         : protection;
     if (sent === NO_QUOTE) {
-      return this.apply(id, {
+      return this.ledger.apply(id, {
         type: 'REJECT',
         time: this.now(),
         reason: 'NO_QUOTE: no LTP to protect a market order',
@@ -522,20 +454,20 @@ export class OrderRouter {
       try {
         await slot.limiter.acquire();
       } catch (error) {
-        return this.apply(id, {
+        return this.ledger.apply(id, {
           type: 'REJECT',
           time: this.now(),
           reason: `NOT_SENT: ${(error as Error).message}`,
         });
       }
     }
-    const submitted = this.apply(id, { type: 'SUBMIT', time: this.now(), ...(sent ? { sent } : {}) });
+    const submitted = this.ledger.apply(id, { type: 'SUBMIT', time: this.now(), ...(sent ? { sent } : {}) });
     try {
-      const durable = this.writes.durable(id);
+      const durable = this.ledger.durable(id);
       if (durable !== undefined) await durable;
     } catch (error) {
       // Never call the broker for an order whose SUBMITTED state is not durable.
-      return this.apply(id, {
+      return this.ledger.apply(id, {
         type: 'REJECT',
         time: this.now(),
         reason: `NOT_SENT: ${(error as Error).message}`,
@@ -554,17 +486,17 @@ export class OrderRouter {
       const call = broker.placeOrder(request);
       try {
         const { brokerOrderId } = await this.withTimeout(call);
-        return this.apply(id, { type: 'ACCEPT', time: this.now(), brokerOrderId });
+        return this.ledger.apply(id, { type: 'ACCEPT', time: this.now(), brokerOrderId });
       } catch (error) {
         const kind =
           error instanceof RequestTimeout ? 'timeout' : error instanceof BrokerError ? error.kind : 'network';
         if (PLACE_OUTCOME_BY_ERROR[kind] === 'unknown') {
           // A late reply still tells us the outcome; apply it if it comes.
           call.then(
-            ({ brokerOrderId }) => this.apply(id, { type: 'ACCEPT', time: this.now(), brokerOrderId }),
+            ({ brokerOrderId }) => this.ledger.apply(id, { type: 'ACCEPT', time: this.now(), brokerOrderId }),
             () => undefined,
           );
-          const unknown = this.apply(id, {
+          const unknown = this.ledger.apply(id, {
             type: 'TIMEOUT',
             time: this.now(),
             reason: `${kind}: outcome unknown`,
@@ -578,7 +510,7 @@ export class OrderRouter {
           continue;
         }
         const code = error instanceof BrokerError ? `${error.kind}/${error.code}` : kind;
-        return this.apply(id, {
+        return this.ledger.apply(id, {
           type: 'REJECT',
           time: this.now(),
           reason: `${code}: ${(error as Error).message}`,
@@ -594,23 +526,23 @@ export class OrderRouter {
     call: (broker: Broker, brokerOrderId: string) => Promise<void>,
     isModify = false,
   ): Promise<Order> {
-    const order = this.orders.get(clientOrderId);
+    const order = this.ledger.get(clientOrderId);
     const slot = order && this.accounts.get(order.accountId);
     if (order === undefined || slot === undefined) throw new Error(`order ${clientOrderId} is not tracked`);
     if (order.brokerOrderId === undefined)
       throw new Error(`order ${clientOrderId} has no broker order id yet`);
-    const pending = this.apply(clientOrderId, request);
+    const pending = this.ledger.apply(clientOrderId, request);
     if (pending === order) return order; // refused by the state machine (reported on anomalies$)
     await slot.limiter.acquire();
     try {
       await this.withTimeout(call(slot.connection.broker, order.brokerOrderId));
-      if (isModify) return this.apply(clientOrderId, { type: 'MODIFY_ACCEPT', time: this.now() });
-      return this.orders.get(clientOrderId) as Order;
+      if (isModify) return this.ledger.apply(clientOrderId, { type: 'MODIFY_ACCEPT', time: this.now() });
+      return this.ledger.get(clientOrderId) as Order;
     } catch (error) {
       const kind =
         error instanceof RequestTimeout ? 'timeout' : error instanceof BrokerError ? error.kind : 'network';
       if (PLACE_OUTCOME_BY_ERROR[kind] === 'unknown') {
-        const unknown = this.apply(clientOrderId, {
+        const unknown = this.ledger.apply(clientOrderId, {
           type: 'TIMEOUT',
           time: this.now(),
           reason: `${kind}: outcome unknown`,
@@ -619,7 +551,7 @@ export class OrderRouter {
         return unknown;
       }
       const reason = `${kind}: ${(error as Error).message}`;
-      return this.apply(clientOrderId, {
+      return this.ledger.apply(clientOrderId, {
         type: isModify ? 'MODIFY_REJECT' : 'CANCEL_REJECT',
         time: this.now(),
         reason,
