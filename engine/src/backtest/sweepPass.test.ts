@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import calendarJson from '../../data/nse-calendar.json' with { type: 'json' };
 import contractsJson from '../../data/nse-contracts.json' with { type: 'json' };
+import { alwaysOpenCalendar } from '../calendar/alwaysOpenCalendar';
 import { loadCalendarData } from '../calendar/calendarData';
 import { parseContractSpecs, underlyingSpec } from '../calendar/contractSpecs';
 import { createExchangeCalendar } from '../calendar/exchangeCalendar';
@@ -75,7 +76,34 @@ describe('SweepPass', () => {
     const nets = new Set(results.map((r) => r.metrics.netPnl));
     expect(nets.size).toBeGreaterThanOrEqual(5);
     expect(results.find((r) => r.id === 'g')?.trades).toEqual(results.find((r) => r.id === 'b')?.trades);
-  });
+  }, 30_000); // eight runs over 150,000 ticks: seconds, more on a busy CI machine
+
+  it('holds for the always-open calendar too: positions overnight, many closed together at the end of data', async () => {
+    const days = [...generatedSessionTicks(calendar, { from: '2026-02-02', to: '2026-02-04', seed: 3 })];
+    const sets = SETS.slice(0, 4);
+    const pass = new SweepPass({ sets, calendar: alwaysOpenCalendar, expiries, iv: IV });
+    for (const tick of days) await pass.push(tick);
+    const results = await pass.finish();
+    let endOfData = 0;
+    for (const set of sets) {
+      const alone = await runBacktest({
+        ticks: days,
+        params: set.params,
+        calendar: alwaysOpenCalendar,
+        expiries,
+        iv: IV,
+        lots: set.lots,
+        trailing: set.trailing,
+        targetMode: set.targetMode,
+      });
+      const swept = results.find((r) => r.id === set.id);
+      expect(swept?.trades, `set ${set.id} trades`).toEqual(alone.trades);
+      expect(swept?.metrics, `set ${set.id} metrics`).toEqual(alone.metrics);
+      endOfData += alone.trades.filter((t) => t.exitReason === 'END_OF_DATA').length;
+    }
+    // Without a square-off the runs end holding positions: several sets close at once when the data ends.
+    expect(endOfData).toBeGreaterThanOrEqual(2);
+  }, 30_000);
 
   it('refuses an empty pass and a set id used twice', () => {
     expect(() => new SweepPass({ sets: [], calendar, expiries, iv: IV })).toThrow(/at least one set/);
