@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { GridSet, SweepSettings } from './sweepGrid';
 import {
   DEFAULT_SWEEP_SETTINGS,
   parseSweepGrid,
@@ -84,13 +85,39 @@ describe('planSweepPasses', () => {
   it('runs each IV and session in passes of its own, dealt evenly over the workers', () => {
     const sets = parseSweepGrid({ vary: { iv: [12, 14], stopLoss: [10, 15, 20, 25, 30, 35] } });
     const plans = planSweepPasses(sets, 4);
-    expect(plans.map((p) => [p.iv, p.session, p.sets.map((s) => s.id)])).toEqual([
-      [12, 'market', ['1', '3', '5']],
-      [12, 'market', ['2', '4', '6']],
-      [14, 'market', ['7', '9', '11']],
-      [14, 'market', ['8', '10', '12']],
+    expect(plans.map((p) => [p.iv, p.session, p.sets.length])).toEqual([
+      [12, 'market', 3],
+      [12, 'market', 3],
+      [14, 'market', 3],
+      [14, 'market', 3],
     ]);
+    expect(plans.every((p) => p.sets.every((s) => s.settings.iv === p.iv))).toBe(true);
+    expect(plans.flatMap((p) => p.sets.map((s) => s.id)).sort((a, b) => Number(a) - Number(b))).toEqual(
+      sets.map((s) => s.id),
+    );
     expect(planSweepPasses(sets.slice(0, 3), 1).map((p) => p.sets.length)).toEqual([3]);
+  });
+
+  it('splits every value of every list evenly over the passes, not the grid order', () => {
+    // Round-robin in grid order would put all 15 trailing sets in one pass and all 15 others in the other.
+    const sets = parseSweepGrid({
+      vary: { stopLoss: [10, 15, 20, 25, 30], target: [20, 40, 60], trailing: [true, false] },
+    });
+    const [a, b] = planSweepPasses(sets, 2);
+    expect([a?.sets.length, b?.sets.length]).toEqual([15, 15]);
+    const count = (sets: readonly GridSet[] = [], key: keyof SweepSettings, value: unknown) =>
+      sets.filter((s) => s.settings[key] === value).length;
+    for (const [key, values] of [
+      ['stopLoss', [10, 15, 20, 25, 30]],
+      ['target', [20, 40, 60]],
+      ['trailing', [true, false]],
+    ] as const) {
+      for (const value of values) {
+        // 15 sets of one trailing value cannot split evenly in two: within one.
+        const difference = Math.abs(count(a?.sets, key, value) - count(b?.sets, key, value));
+        expect(difference, `${key} ${String(value)}`).toBeLessThanOrEqual(1);
+      }
+    }
   });
 
   it('turns a grid set into a pass set: the strategy parameters and the account settings', () => {

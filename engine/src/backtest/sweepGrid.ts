@@ -221,8 +221,12 @@ export interface SweepPassPlan {
 
 /**
  * Splits the sets into passes: one group per IV and session (one runtime quotes at one IV, on one calendar), each
- * group dealt round-robin into as many passes as its share of `workers` (at least one), so that the passes of a
- * worker pool take about the same time.
+ * group split into as many passes as its share of `workers` (at least one), so that the passes of a worker pool
+ * take about the same time. Sets that trade more cost more, and a grid's order is not a fair deal: round-robin over
+ * two workers would put every `trailing: true` set of `"trailing": [true, false]` in one pass. So each set gets a
+ * digit per setting (the index of its value among that setting's values in the group) and the passes are cut from
+ * the sets ordered by digit sum modulo the number of passes — a Latin-square split: the sets of any one value of a
+ * list spread evenly (within one) whenever another list's length is a multiple of the number of passes.
  */
 export function planSweepPasses(sets: readonly GridSet[], workers: number): SweepPassPlan[] {
   const groups = new Map<string, GridSet[]>();
@@ -236,12 +240,22 @@ export function planSweepPasses(sets: readonly GridSet[], workers: number): Swee
   for (const group of groups.values()) {
     const first = (group[0] as GridSet).settings;
     const parts = Math.min(group.length, Math.max(1, Math.round((workers * group.length) / sets.length)));
+    const values = new Map<SettingKey, unknown[]>(SETTING_KEYS.map((key) => [key, []]));
+    const digitSum = (set: GridSet): number =>
+      SETTING_KEYS.reduce((sum, key) => {
+        const seen = values.get(key) as unknown[];
+        let digit = seen.indexOf(set.settings[key]);
+        if (digit < 0) digit = seen.push(set.settings[key]) - 1;
+        return sum + digit;
+      }, 0);
+    const ordered = group
+      .map((set, i) => ({ set, i, residue: digitSum(set) % parts }))
+      .sort((a, b) => a.residue - b.residue || a.i - b.i)
+      .map(({ set }) => set);
     for (let part = 0; part < parts; part += 1) {
-      plans.push({
-        iv: first.iv,
-        session: first.session,
-        sets: group.filter((_, i) => i % parts === part),
-      });
+      const from = Math.round((part * ordered.length) / parts);
+      const to = Math.round(((part + 1) * ordered.length) / parts);
+      plans.push({ iv: first.iv, session: first.session, sets: ordered.slice(from, to) });
     }
   }
   return plans;
