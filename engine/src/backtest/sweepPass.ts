@@ -90,8 +90,9 @@ export class SweepPass {
   private quotes: QuoteBook | undefined;
   private last: Tick | null = null;
   private tickCount = 0;
-  private firstTickTime: number | null = null;
-  private lastTickTime: number | null = null;
+  // NaN until the first tick, not null: a field that may hold null boxes every epoch-ms number stored in it
+  private firstTickTime = Number.NaN;
+  private lastTickTime = Number.NaN;
   private nextProgressAt: number;
   private finished: readonly SweepSetResult[] | undefined;
 
@@ -123,7 +124,7 @@ export class SweepPass {
     if (this.finished) throw new Error('the sweep pass has finished');
     const t = tick.time;
     this.tickCount += 1;
-    this.firstTickTime ??= t;
+    if (this.tickCount === 1) this.firstTickTime = t;
     this.lastTickTime = t;
     const runtime = this.runtime ?? this.start(t);
     const clock = this.clock as SteppingClock;
@@ -162,7 +163,7 @@ export class SweepPass {
     const runtime = this.runtime;
     if (runtime !== undefined) {
       await runtime.idle();
-      await runtime.closeAllAtLast('END_OF_DATA', this.lastTickTime ?? 0);
+      await runtime.closeAllAtLast('END_OF_DATA', this.tickCount === 0 ? 0 : this.lastTickTime);
       runtime.finish();
       await runtime.idle();
       runtime.stop();
@@ -178,15 +179,15 @@ export class SweepPass {
         stats: {
           ticks: this.tickCount,
           ticksUsed,
-          firstTickTime: this.firstTickTime,
-          lastTickTime: this.lastTickTime,
+          firstTickTime: this.tickCount === 0 ? null : this.firstTickTime,
+          lastTickTime: this.tickCount === 0 ? null : this.lastTickTime,
           signals: frozen.length,
           signalsExecuted: frozen.filter((s) => s.executed).length,
         },
       };
     });
     if (this.options.onProgress && this.tickCount > 0) {
-      this.options.onProgress({ ticks: this.tickCount, time: this.lastTickTime ?? this.firstTickTime ?? 0 });
+      this.options.onProgress({ ticks: this.tickCount, time: this.lastTickTime });
     }
     return this.finished;
   }
@@ -240,7 +241,7 @@ export class SweepPass {
       ...(options.freezeQuantity === undefined ? {} : { freezeQuantity: options.freezeQuantity }),
       ...(options.charges === undefined ? {} : { chargeRates: options.charges }),
     });
-    quotes.quotes$.subscribe((quote) => runtime.onQuote(quote));
+    quotes.onQuote((quote) => runtime.onQuote(quote));
     runtime.start();
     this.clock = clock;
     this.quotes = quotes;
