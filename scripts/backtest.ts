@@ -1,6 +1,7 @@
 // `npm run backtest -- --input FILE [options]`: backtests the breakout strategy over a replay CSV (ticks or 1-minute
 // candles) with option premiums modelled by Black–Scholes, and prints a report (or one JSON document with --json).
-// Exit codes: 0 ok, 1 bad input or runtime failure, 2 usage error. Assumptions: docs/backtesting.md.
+// `npm run backtest -- --sweep GRID (--input FILE | --generate YEAR)`: many parameter sets at once, ranked.
+// Exit codes: 0 ok, 1 bad input or runtime failure, 2 usage error (also a bad grid file). docs/backtesting.md.
 import { createReadStream, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -16,19 +17,28 @@ import {
   DEFAULT_BACKTEST_CAPITAL,
   DEFAULT_PREMIUM_MODEL,
   DEFAULT_STRATEGY_PARAMS,
+  DEFAULT_SWEEP_SETTINGS,
   formatIst,
   istDate,
   parseContractSpecs,
   parseStrategyParams,
+  parseSweepGrid,
   STRATEGY_SETTING_NAMES,
   StrategyParamsError,
+  SweepGridError,
+  variedSettings,
   underlyingSpec,
   type BacktestResult,
   type BacktestTrade,
+  type GridSet,
   type StrategyParams,
+  type SweepSettings,
   type Tick,
 } from '@optionpilot/engine';
 import { BUNDLED_CALENDAR_URL, readCalendarFile } from '@optionpilot/engine/calendar/readCalendarFile';
+import { runSweep } from '@optionpilot/engine/backtest/sweepPool';
+import type { SweepOutcome } from '@optionpilot/engine/backtest/sweepPool';
+import type { SweepTickSource } from '@optionpilot/engine/backtest/sweepWorker';
 import contractsJson from '../engine/data/nse-contracts.json' with { type: 'json' };
 
 const USAGE = `usage: npm run backtest -- --input FILE [options]
@@ -49,15 +59,31 @@ const USAGE = `usage: npm run backtest -- --input FILE [options]
   --strict              refuse a file with a row earlier than the one before (default: drop and count it, as the
                         live feed drops an out-of-order tick)
   --json                print only one JSON document {candles, signals, trades, metrics} on stdout
-  --help                show this help`;
+  --help                show this help
+
+usage: npm run backtest -- --sweep GRID (--input FILE | --generate YEAR) [--workers N] [--json | --csv] [--strict]
+
+  --sweep GRID          a JSON grid of parameter sets: {"base": {…}, "vary": {"stopLoss": [15, 20], …}, "sets": [{…}]}
+                        (settings: interval, consecutiveCandles, minMovement, entryOffset, stopLoss, target, lots,
+                        trailing, targetMode, iv, session, capital); every set runs, ranked by net P&L
+  --generate YEAR       instead of --input: generated 1-second ticks for YEAR (or FROM..TO, dates YYYY-MM-DD)
+  --workers N           worker threads (default: the machine's cores)
+  --json | --csv        every set, ranked, as one JSON document or as CSV rows on stdout`;
 
 const DEFAULT_IV_PCT = 14;
 /** Inputs above this size (≈ 100k lines) get a progress bar on stderr when stderr is a terminal. */
 const PROGRESS_MIN_BYTES = 3_000_000;
 const DECIMAL_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 
-/** A command-line mistake: printed with the usage, exit code 2. */
-class UsageError extends Error {}
+/** A command-line mistake: printed with the usage (not after a grid file's issues), exit code 2. */
+class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly showUsage = true,
+  ) {
+    super(message);
+  }
+}
 
 interface CliOptions {
   readonly input: string;
@@ -80,7 +106,7 @@ const STRATEGY_FLAGS = {
   target: 'target',
 } as const satisfies Record<string, keyof StrategyParams>;
 
-function parseCli(argv: readonly string[]): CliOptions | 'help' {
+function parseCli(argv: readonly string[]): CliOptions | SweepCliOptions | 'help' {
   let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({
@@ -100,6 +126,10 @@ function parseCli(argv: readonly string[]): CliOptions | 'help' {
         json: { type: 'boolean' },
         strict: { type: 'boolean' },
         'strategy-file': { type: 'string' },
+        sweep: { type: 'string' },
+        generate: { type: 'string' },
+        workers: { type: 'string' },
+        csv: { type: 'boolean' },
         help: { type: 'boolean' },
       },
       strict: true,
@@ -109,6 +139,10 @@ function parseCli(argv: readonly string[]): CliOptions | 'help' {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
   if (values.help === true) return 'help';
+  if (values.sweep !== undefined) return parseSweepCli(values);
+  for (const flag of ['generate', 'workers', 'csv']) {
+    if (values[flag] !== undefined) throw new UsageError(`--${flag} is for sweeps (--sweep GRID)`);
+  }
   const str = (name: string): string | undefined => {
     const value = values[name];
     return typeof value === 'string' ? value : undefined;
@@ -445,31 +479,325 @@ async function run(options: CliOptions): Promise<void> {
     stream.destroy();
   }
 
-  // Holidays and expiry shifts are known only for the years the calendar file lists.
-  const { firstTickTime, lastTickTime } = result.stats;
-  if (firstTickTime !== null && lastTickTime !== null) {
-    for (
-      let y = Number(istDate(firstTickTime).slice(0, 4));
-      y <= Number(istDate(lastTickTime).slice(0, 4));
-      y += 1
-    ) {
-      if (!exchange.hasYear(y)) {
-        process.stderr.write(
-          `backtest: warning: the calendar lists no holidays for ${y}; every weekday of ${y} was treated as a trading day and expiries were not holiday-shifted\n`,
-        );
-      }
-    }
-  }
+  warnUncoveredYears(exchange, result.stats.firstTickTime, result.stats.lastTickTime);
   process.stdout.write(options.json ? `${jsonReport(result)}\n` : humanReport(result, options));
 }
 
+/** Holidays and expiry shifts are known only for the years the calendar file lists: says so for the others. */
+function warnUncoveredYears(
+  exchange: { hasYear(year: number): boolean },
+  from: number | null,
+  to: number | null,
+): void {
+  if (from === null || to === null) return;
+  for (let y = Number(istDate(from).slice(0, 4)); y <= Number(istDate(to).slice(0, 4)); y += 1) {
+    if (!exchange.hasYear(y)) {
+      process.stderr.write(
+        `backtest: warning: the calendar lists no holidays for ${y}; every weekday of ${y} was treated as a trading day and expiries were not holiday-shifted\n`,
+      );
+    }
+  }
+}
+
+// ---- sweeps -----------------------------------------------------------------------------------------------------
+
+interface SweepCliOptions {
+  readonly sweep: string;
+  readonly sets: readonly GridSet[];
+  readonly source: SweepTickSource;
+  /** what the report calls the source */
+  readonly sourceName: string;
+  readonly workers: number | undefined;
+  readonly format: 'table' | 'json' | 'csv';
+}
+
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+/** Flags of a single backtest that a sweep takes from its grid instead. */
+const SINGLE_ONLY_FLAGS = [
+  ...Object.keys(STRATEGY_FLAGS),
+  'iv',
+  'session',
+  'lots',
+  'capital',
+  'strategy-file',
+] as const;
+
+function parseSweepCli(values: Record<string, string | boolean | undefined>): SweepCliOptions {
+  for (const flag of SINGLE_ONLY_FLAGS) {
+    if (values[flag] !== undefined) {
+      throw new UsageError(
+        `--${flag} cannot be used with --sweep: put the setting in the grid (its "base", "vary" or "sets")`,
+      );
+    }
+  }
+  const grid = String(values.sweep);
+  const input = typeof values.input === 'string' ? values.input : undefined;
+  const generate = typeof values.generate === 'string' ? values.generate.trim() : undefined;
+  if ((input === undefined) === (generate === undefined)) {
+    throw new UsageError('--sweep needs exactly one of --input FILE and --generate YEAR');
+  }
+  if (values.json === true && values.csv === true)
+    throw new UsageError('--json and --csv cannot be used together');
+  let workers: number | undefined;
+  if (typeof values.workers === 'string') {
+    workers = Number(values.workers.trim());
+    if (!/^\d+$/.test(values.workers.trim()) || workers < 1 || workers > 64) {
+      throw new UsageError(`--workers must be a whole number from 1 to 64, got "${values.workers}"`);
+    }
+  }
+  let source: SweepTickSource;
+  let sourceName: string;
+  if (generate !== undefined) {
+    const [from, to] = /^\d{4}$/.test(generate)
+      ? [`${generate}-01-01`, `${generate}-12-31`]
+      : generate.split('..').map((d) => d.trim());
+    if (from === undefined || to === undefined || !DATE_RE.test(from) || !DATE_RE.test(to) || to < from) {
+      throw new UsageError(
+        `--generate must be a year (2026) or FROM..TO dates (2026-01-05..2026-03-31), got "${generate}"`,
+      );
+    }
+    source = { kind: 'generated', from, to, seed: Number(from.slice(0, 4)) };
+    sourceName = `generated 1-second ticks ${from} → ${to}`;
+  } else {
+    source = { kind: 'csv', path: input as string, strict: values.strict === true };
+    sourceName = input as string;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(grid, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`--sweep ${grid}: ${(error as Error).message}`, false);
+  }
+  let sets: GridSet[];
+  try {
+    sets = parseSweepGrid(json);
+  } catch (error) {
+    if (!(error instanceof SweepGridError)) throw error;
+    throw new UsageError(error.issues.map((issue) => `${grid}: ${issue}`).join('\n'), false);
+  }
+  return {
+    sweep: grid,
+    sets,
+    source,
+    sourceName,
+    workers,
+    format: values.json === true ? 'json' : values.csv === true ? 'csv' : 'table',
+  };
+}
+
+type RankedSet = SweepOutcome['results'][number] & { readonly rank: number };
+
+/** Best net P&L first; ties keep the grid's order. */
+function ranked(outcome: SweepOutcome): RankedSet[] {
+  return [...outcome.results]
+    .sort(
+      (a, b) => b.figures.metrics.netPnl - a.figures.metrics.netPnl || Number(a.set.id) - Number(b.set.id),
+    )
+    .map((result, i) => ({ ...result, rank: i + 1 }));
+}
+
+const SETTING_LABELS: Readonly<Record<keyof SweepSettings, string>> = {
+  interval: 'interval',
+  consecutiveCandles: 'N',
+  minMovement: 'M',
+  entryOffset: 'E',
+  stopLoss: 'SL',
+  target: 'target',
+  lots: 'lots',
+  trailing: 'trailing',
+  targetMode: 'target mode',
+  iv: 'IV %',
+  session: 'session',
+  capital: 'capital',
+};
+
+function settingText(key: keyof SweepSettings, value: SweepSettings[keyof SweepSettings]): string {
+  if (key === 'interval') return `${String(value)}m`;
+  if (key === 'trailing') return value === true ? 'on' : 'off';
+  if (key === 'capital') return inr.format(value as number);
+  return String(value);
+}
+
+function sweepTable(outcome: SweepOutcome, options: SweepCliOptions, seconds: number): string {
+  const rows = ranked(outcome);
+  const varied = variedSettings(options.sets);
+  const first = options.sets[0]?.settings ?? DEFAULT_SWEEP_SETTINGS;
+  const fixed = (Object.keys(SETTING_LABELS) as (keyof SweepSettings)[]).filter((k) => !varied.includes(k));
+  const stats = rows[0]?.figures.stats;
+  const period =
+    stats === undefined || stats.firstTickTime === null || stats.lastTickTime === null
+      ? 'no ticks'
+      : `${formatIst(stats.firstTickTime)} → ${formatIst(stats.lastTickTime)}`;
+  const out = [
+    `OptionPilot sweep — ${options.sweep} over ${options.sourceName}`,
+    '',
+    pairs([
+      ['period', period],
+      [
+        'ticks',
+        stats === undefined
+          ? '0'
+          : `${count.format(stats.ticks)} read, ${count.format(stats.ticksUsed)} in session`,
+      ],
+      [
+        'sets',
+        `${count.format(rows.length)} in ${outcome.passes} pass${outcome.passes === 1 ? '' : 'es'} on ${outcome.workers} worker thread${outcome.workers === 1 ? '' : 's'}, ${seconds.toFixed(1)} s`,
+      ],
+      ['every set', fixed.map((k) => `${SETTING_LABELS[k]} ${settingText(k, first[k])}`).join(', ')],
+    ]),
+    '',
+    table(
+      [
+        'rank',
+        'set',
+        ...varied.map((k) => SETTING_LABELS[k]),
+        'trades',
+        'win rate',
+        'net P&L',
+        'max drawdown',
+      ],
+      rows.map(({ rank, set, figures: { metrics: m } }) => [
+        String(rank),
+        set.id,
+        ...varied.map((k) => settingText(k, set.settings[k])),
+        count.format(m.trades),
+        `${m.winRatePct.toFixed(2)}%`,
+        inr.format(m.netPnl),
+        `${inr.format(m.maxDrawdown)} (${m.maxDrawdownPct.toFixed(2)}%)`,
+      ]),
+      [
+        0,
+        1,
+        ...varied.map((_, i) => i + 2),
+        varied.length + 2,
+        varied.length + 3,
+        varied.length + 4,
+        varied.length + 5,
+      ],
+    ),
+    '',
+    '  net P&L after charges; each set traded alone gives the same figures (npm run backtest -- --input …)',
+  ];
+  return `${out.join('\n')}\n`;
+}
+
+function sweepJson(outcome: SweepOutcome, options: SweepCliOptions): string {
+  const rows = ranked(outcome);
+  const stats = rows[0]?.figures.stats;
+  return JSON.stringify({
+    grid: options.sweep,
+    source: options.source,
+    from: stats?.firstTickTime ?? null,
+    to: stats?.lastTickTime ?? null,
+    ticks: stats?.ticks ?? 0,
+    ticksUsed: stats?.ticksUsed ?? 0,
+    passes: outcome.passes,
+    workers: outcome.workers,
+    sets: rows.map(({ rank, set, figures: { metrics, stats: s } }) => ({
+      rank,
+      id: set.id,
+      settings: set.settings,
+      metrics,
+      signals: s.signals,
+      signalsExecuted: s.signalsExecuted,
+    })),
+  });
+}
+
+const CSV_METRICS = [
+  'trades',
+  'wins',
+  'losses',
+  'winRatePct',
+  'grossPnl',
+  'charges',
+  'netPnl',
+  'profitFactor',
+  'expectancy',
+  'maxDrawdown',
+  'maxDrawdownPct',
+  'longestLosingStreak',
+] as const;
+
+function sweepCsv(outcome: SweepOutcome): string {
+  const keys = Object.keys(DEFAULT_SWEEP_SETTINGS) as (keyof SweepSettings)[];
+  const lines = [['rank', 'set', ...keys, ...CSV_METRICS, 'signals', 'signalsExecuted'].join(',')];
+  for (const { rank, set, figures } of ranked(outcome)) {
+    const { metrics: m, stats } = figures;
+    lines.push(
+      [
+        rank,
+        set.id,
+        ...keys.map((k) => set.settings[k]),
+        ...CSV_METRICS.map((k) => m[k] ?? ''),
+        stats.signals,
+        stats.signalsExecuted,
+      ].join(','),
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+async function runSweepCli(options: SweepCliOptions): Promise<void> {
+  if (options.source.kind === 'csv') {
+    const { path } = options.source;
+    try {
+      if (!(await stat(path)).isFile()) throw new Error('not a regular file');
+    } catch (error) {
+      const reason =
+        (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+      throw new Error(`cannot read ${path}: ${reason}`, { cause: error });
+    }
+  }
+  const bar = process.stderr.isTTY
+    ? new SingleBar(
+        {
+          stream: process.stderr,
+          format: 'sweep [{bar}] {percentage}% | {sets} sets | ETA {eta_formatted}',
+          hideCursor: true,
+          clearOnComplete: true,
+        },
+        Presets.shades_classic,
+      )
+    : undefined;
+  bar?.start(1000, 0, { sets: count.format(options.sets.length) });
+  const started = performance.now();
+  let outcome: SweepOutcome;
+  try {
+    outcome = await runSweep({
+      source: options.source,
+      sets: options.sets,
+      ...(options.workers === undefined ? {} : { workers: options.workers }),
+      onProgress: (done) => bar?.update(Math.round(done * 1000)),
+    });
+  } finally {
+    bar?.stop();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  if (outcome.dropped > 0) {
+    process.stderr.write(
+      `backtest: warning: ${count.format(outcome.dropped)} row(s) earlier than the row before were dropped, as the live feed drops an out-of-order tick (first at line ${outcome.firstDroppedLine ?? '?'}); --strict refuses such a file\n`,
+    );
+  }
+  const stats = outcome.results[0]?.figures.stats;
+  const { data } = await readCalendarFile(fileURLToPath(BUNDLED_CALENDAR_URL), { now: Date.now() });
+  warnUncoveredYears(createExchangeCalendar(data), stats?.firstTickTime ?? null, stats?.lastTickTime ?? null);
+  const text =
+    options.format === 'json'
+      ? `${sweepJson(outcome, options)}\n`
+      : options.format === 'csv'
+        ? sweepCsv(outcome)
+        : sweepTable(outcome, options, seconds);
+  process.stdout.write(text);
+}
+
 async function main(): Promise<number> {
-  let options: CliOptions | 'help';
+  let options: CliOptions | SweepCliOptions | 'help';
   try {
     options = parseCli(process.argv.slice(2));
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`backtest: ${error.message}\n\n${USAGE}\n`);
+    process.stderr.write(`backtest: ${error.message}\n${error.showUsage ? `\n${USAGE}\n` : ''}`);
     return 2;
   }
   if (options === 'help') {
@@ -477,11 +805,12 @@ async function main(): Promise<number> {
     return 0;
   }
   try {
-    await run(options);
+    if ('sweep' in options) await runSweepCli(options);
+    else await run(options);
     return 0;
   } catch (error) {
     const message =
-      error instanceof CsvParseError
+      error instanceof CsvParseError && 'input' in options
         ? `${options.input}: ${error.message}`
         : error instanceof Error
           ? error.message

@@ -1,9 +1,10 @@
-// `npm run bench [-- pipeline|backtest|fanout|runtime|positions|kite ...]`: runs the engine benchmarks one after another in this process
+// `npm run bench [-- pipeline|backtest|sweep|fanout|runtime|positions|kite ...]`: runs the engine benchmarks one after another in this process
 // and prints their figures with the targets beside them. Targets are reported, never enforced: a slow machine
 // exits 0 like a fast one; only a benchmark that crashes makes the exit code non-zero.
 import { runBacktestBench } from '../engine/bench/backtest';
 import { runFanoutBench } from '../server/bench/paperFanout';
 import { runPipelineBench } from '../engine/bench/pipeline';
+import { runSweepBench } from '../engine/bench/sweep';
 import type { BenchResult } from '../engine/bench/types';
 import { existsSync } from 'node:fs';
 import { runPositionsBench } from '../server/bench/positions';
@@ -33,6 +34,7 @@ const BROKER_BENCHES = await brokerBenches();
 const BENCHES: Record<string, Bench> = {
   pipeline: runPipelineBench,
   backtest: runBacktestBench,
+  sweep: runSweepBench,
   fanout: runFanoutBench,
   runtime: runRuntimeFanoutBench,
   positions: runPositionsBench,
@@ -77,6 +79,13 @@ const TARGETS: readonly Target[] = [
     figure: 'backtest, wall (s)',
     met: (v) => v <= 2,
     cpuFigure: 'backtest, CPU (s)',
+  },
+  {
+    bench: 'sweep',
+    target: '100 parameter sets × a year of 1-second ticks in ≤ 30 s',
+    figure: 'year, 100 sets on worker threads, wall (s)',
+    met: (v) => v <= 30,
+    cpuFigure: 'year, 100 sets on worker threads, CPU (s)',
   },
   {
     bench: 'fanout',

@@ -4,11 +4,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { runBacktest } from '../src/backtest/backtester';
+import { yearOfSecondTicks as yearOfGeneratedTicks } from '../src/backtest/generatedTicks';
 import type { BacktestResult } from '../src/backtest/types';
 import { parseContractSpecs, underlyingSpec } from '../src/calendar/contractSpecs';
 import { createExchangeCalendar } from '../src/calendar/exchangeCalendar';
 import { createExpiryCalendar } from '../src/calendar/expiry';
-import { addDays } from '../src/calendar/ist';
 import type { MarketCalendar } from '../src/calendar/marketCalendar';
 import { BUNDLED_CALENDAR_URL, readCalendarFile } from '../src/calendar/readCalendarFile';
 import type { Tick } from '../src/core/types';
@@ -23,40 +23,11 @@ function collectGarbage(): void {
 }
 
 const YEAR = 2026;
-const TICK_MS = 1_000;
 const IV = 0.14;
 
-/**
- * One tick a second through every regular session (09:15:00–15:29:59 IST) of `year`, made one at a time and
- * never stored. The index walks randomly with a drift that changes about every two minutes, so runs of candles
- * (and signals, and trades) form; prices are on the 0.05 grid.
- */
-export function* yearOfSecondTicks(calendar: MarketCalendar, year = YEAR): Generator<Tick> {
-  const sessions: { open: number; close: number }[] = [];
-  for (let date = `${year}-01-01`; date.startsWith(String(year)); date = addDays(date, 1)) {
-    if (!calendar.hasRegularSession(date)) continue;
-    for (const s of calendar.sessionsOn(date)) if (s.kind === 'regular') sessions.push(s);
-  }
-  // xorshift32 inline: the generator is timed with the backtest, so it should cost little beside it.
-  let seed = year >>> 0 || 1;
-  const SCALE = 1 / 4_294_967_296;
-  let price = 23_500;
-  let drift = 0;
-  for (const { open, close } of sessions) {
-    for (let time = open; time < close; time += TICK_MS) {
-      seed ^= seed << 13;
-      seed ^= seed >>> 17;
-      seed ^= seed << 5;
-      const u = (seed >>> 0) * SCALE;
-      // about every two minutes the drift changes to −0.12, 0 or +0.12 points a second
-      if (u < 1 / 120) drift = (Math.floor(u * 360) - 1) * 0.12;
-      seed ^= seed << 13;
-      seed ^= seed >>> 17;
-      seed ^= seed << 5;
-      price += drift + ((seed >>> 0) * SCALE - 0.5) * 1.6;
-      yield { time, price: Math.round(price * 20) / 20, volume: 0 };
-    }
-  }
+/** One tick a second through every regular NSE session of `year`, generated on the fly (generatedTicks.ts). */
+export function yearOfSecondTicks(calendar: MarketCalendar, year = YEAR): Generator<Tick> {
+  return yearOfGeneratedTicks(calendar, year);
 }
 
 /** Backtests a year of 1-second ticks (≈ 5.6 M) generated on the fly; reports seconds, ticks/s and heap. */

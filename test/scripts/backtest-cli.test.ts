@@ -242,3 +242,132 @@ describe('npm run backtest', () => {
     expect(run.stdout).toContain('--session market|always');
   });
 });
+
+describe('npm run backtest -- --sweep', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'backtest-sweep-'));
+  const grid = (name: string, json: unknown): string => {
+    const path = join(dir, name);
+    writeFileSync(path, JSON.stringify(json));
+    return path;
+  };
+
+  it('--json ranks every set by net P&L, each with the figures of that set run alone', async () => {
+    const path = grid('grid.json', {
+      base: { target: 30 },
+      vary: { stopLoss: [10, 20], trailing: [true, false] },
+    });
+    const run = await backtest(
+      '--sweep',
+      path,
+      '--input',
+      `${FIXTURES}/ticks.csv`,
+      '--json',
+      '--workers',
+      '2',
+    );
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    const doc = JSON.parse(run.stdout) as {
+      passes: number;
+      workers: number;
+      ticks: number;
+      sets: {
+        rank: number;
+        id: string;
+        settings: Record<string, unknown>;
+        metrics: Record<string, number>;
+      }[];
+    };
+    expect(doc).toMatchObject({ passes: 2, workers: 2, ticks: 1461 });
+    expect(doc.sets.map((s) => s.rank)).toEqual([1, 2, 3, 4]);
+    expect(doc.sets.map((s) => s.id).sort()).toEqual(['1', '2', '3', '4']);
+    const nets = doc.sets.map((s) => s.metrics.netPnl as number);
+    expect(nets).toEqual([...nets].sort((a, b) => b - a));
+
+    // Set 1 (stop-loss 10, trailing on) against the single backtest with the same settings.
+    const one = doc.sets.find((s) => s.id === '1');
+    expect(one?.settings).toMatchObject({ stopLoss: 10, target: 30, trailing: true, lots: 1, iv: 14 });
+    const alone = await backtest(
+      '--input',
+      `${FIXTURES}/ticks.csv`,
+      '--json',
+      '--stop-loss',
+      '10',
+      '--target',
+      '30',
+    );
+    const single = JSON.parse(alone.stdout) as { metrics: Record<string, unknown> };
+    expect(one?.metrics).toEqual(
+      Object.fromEntries(Object.keys(one?.metrics ?? {}).map((key) => [key, single.metrics[key]])),
+    );
+    expect(one?.metrics.trades).toBeGreaterThan(0);
+  });
+
+  it('--csv prints a header and one ranked row per set; the table names only the settings that vary', async () => {
+    const path = grid('lots.json', { vary: { lots: [1, 3] } });
+    const csv = await backtest('--sweep', path, '--input', `${FIXTURES}/ticks.csv`, '--csv');
+    expect(csv.code).toBe(0);
+    const [header, ...rows] = csv.stdout.trimEnd().split('\n');
+    expect(header?.split(',').slice(0, 3)).toEqual(['rank', 'set', 'interval']);
+    expect(header).toContain(',lots,trailing,targetMode,iv,session,capital,trades,wins,losses,winRatePct,');
+    expect(rows).toHaveLength(2);
+    const net = header?.split(',').indexOf('netPnl') ?? -1;
+    const [first, second] = rows.map((row) => row.split(','));
+    expect(Number(first?.[net])).toBeGreaterThanOrEqual(Number(second?.[net]));
+    expect(first?.[0]).toBe('1');
+
+    const table = await backtest('--sweep', path, '--input', `${FIXTURES}/ticks.csv`);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/rank\s+set\s+lots\s+trades\s+win rate\s+net P&L\s+max drawdown/);
+    expect(table.stdout).toMatch(/every set\s+interval 1m, N 3, M 5, E 2, SL 20, target 40, trailing on/);
+  });
+
+  it('refuses a bad grid with exit 2 and every field named; usage mistakes with exit 2; a missing file with 1', async () => {
+    const bad = grid('bad.json', { base: { lots: 0 }, vary: { stoploss: [10], interval: [2] } });
+    const run = await backtest('--sweep', bad, '--input', `${FIXTURES}/ticks.csv`);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(
+      [
+        `backtest: ${bad}: base.lots: must be from 1 to 10000`,
+        `${bad}: vary.interval[0]: must be one of 1, 3, 5, 15 (minutes), got "2"`,
+        `${bad}: vary.stoploss: unknown field (known: interval, consecutiveCandles, minMovement, entryOffset, stopLoss, target, lots, trailing, targetMode, iv, session, capital)`,
+        '',
+      ].join('\n'),
+    );
+
+    const notJson = grid('not.json', 'x');
+    writeFileSync(notJson, '{ "vary": ');
+    expect((await backtest('--sweep', notJson, '--generate', '2026')).stderr).toMatch(
+      /^backtest: --sweep .*not\.json: /,
+    );
+
+    const flag = await backtest(
+      '--sweep',
+      grid('ok.json', {}),
+      '--input',
+      `${FIXTURES}/ticks.csv`,
+      '--stop-loss',
+      '9',
+    );
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('--stop-loss cannot be used with --sweep');
+    const both = await backtest(
+      '--sweep',
+      grid('ok.json', {}),
+      '--input',
+      `${FIXTURES}/ticks.csv`,
+      '--generate',
+      '2026',
+    );
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--sweep needs exactly one of --input FILE and --generate YEAR');
+
+    const missing = await backtest('--sweep', grid('ok.json', {}), '--input', `${FIXTURES}/no-such-file.csv`);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('cannot read test/fixtures/backtest/no-such-file.csv: no such file');
+    const row = await backtest('--sweep', grid('ok.json', {}), '--input', `${FIXTURES}/bad-row.csv`);
+    expect(row.code).toBe(1);
+    expect(row.stderr).toMatch(/bad-row\.csv: line 4: price "abc" is not a number/);
+  });
+});

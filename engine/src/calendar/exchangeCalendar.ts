@@ -110,13 +110,23 @@ export function createExchangeCalendar(
     }
     return cachedInfo;
   }
+  let datedDay = Number.NaN;
+  let dayDate = '';
 
   return {
     isInSession(time) {
       return dayOf(time).sessions.some((s) => s.open <= time && time < s.close);
     },
     sessionOpen: (time) => dayOf(time).open,
-    tradingDate: istDate,
+    tradingDate(time) {
+      // Every strategy asks for each candle's date (a sweep runs a hundred): one Date per IST day, not per call.
+      const day = Math.floor((time + IST_OFFSET_MS) / DAY_MS);
+      if (day !== datedDay) {
+        datedDay = day;
+        dayDate = istDate(time);
+      }
+      return dayDate;
+    },
     isInEntryWindow(time) {
       const entry = dayOf(time).entry;
       return entry !== null && time > entry.start && time <= entry.end;

@@ -43,7 +43,20 @@ export function createExpiryCalendar(
     return weekdayOf(date) === expiryWeekdayOn(spec, date);
   }
 
+  // Every entry asks for the current week's expiries (a sweep's hundred accounts each plan their own): the answer
+  // of a date never changes, so it is worked out once.
+  const weekly = new Map<string, readonly string[]>();
   function weeklyExpiries(date: string, count: number): string[] {
+    const key = `${date}|${count}`;
+    let found = weekly.get(key);
+    if (found === undefined) {
+      found = searchWeeklyExpiries(date, count);
+      weekly.set(key, found);
+    }
+    return [...found];
+  }
+
+  function searchWeeklyExpiries(date: string, count: number): string[] {
     const result: string[] = [];
     // Start a week back: a holiday shift can move the nominal expiry of a later day to on/after `date`.
     let d = addDays(date, -7);

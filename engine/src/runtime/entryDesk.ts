@@ -260,6 +260,9 @@ export class EntryDesk {
       this.ctx.quotes.unsubscribeQuote(plan.symbol);
       return false;
     }
+    // The account's own choice first (a parameter sweep runs many in one runtime), else the runtime's.
+    const trailing = account.trailing ?? this.options.trailing;
+    const targetMode = account.targetMode ?? this.options.targetMode;
     const config: PositionRiskConfig = {
       entryPrice: fill.price,
       stopLoss: params.stopLoss,
@@ -267,8 +270,8 @@ export class EntryDesk {
         account.targetPoints !== undefined && account.targetPoints > 0 ? account.targetPoints : params.target,
       squareOffAt: squareOffAt ?? NO_SQUARE_OFF,
       entryTime: time,
-      ...(this.options.trailing === undefined ? {} : { trailing: this.options.trailing }),
-      ...(this.options.targetMode === undefined ? {} : { targetMode: this.options.targetMode }),
+      ...(trailing === undefined ? {} : { trailing }),
+      ...(targetMode === undefined ? {} : { targetMode }),
     };
     const trade: TradeOpen = {
       accountId,

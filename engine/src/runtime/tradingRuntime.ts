@@ -44,7 +44,8 @@ export class TradingRuntime {
   /** scratch lists of the per-tick path, emptied before each use (their contents never outlive the call) */
   private readonly closedScratch: Candle[] = [];
   private readonly eventScratch: BookEvent[] = [];
-  private signalChain: Promise<unknown> = Promise.resolve();
+  /** per strategy: its signal events are written in order; strategies never wait for one another */
+  private readonly signalChains = new Map<string, Promise<unknown>>();
   private lastTime = Number.NEGATIVE_INFINITY;
   private lastIndexValue = Number.NaN;
   private droppedTicks = 0;
@@ -475,11 +476,18 @@ export class TradingRuntime {
     this.strategyBook.onCandle(candle, events);
   }
 
-  /** Signal events are persisted strictly in order (an execution needs its armed row's id), then fanned out. */
+  /**
+   * A strategy's signal events are persisted strictly in order (an execution needs its armed row's id), then fanned
+   * out. One chain per strategy: another strategy's writes never delay (or reorder) its entries and exits.
+   */
   private handle(events: readonly BookEvent[]): void {
     for (const { strategyId, event } of events) {
-      const saved = this.signalChain.then(() => this.options.store.saveSignal(strategyId, event));
-      this.signalChain = saved.catch(() => undefined);
+      const chain = this.signalChains.get(strategyId) ?? Promise.resolve();
+      const saved = chain.then(() => this.options.store.saveSignal(strategyId, event));
+      this.signalChains.set(
+        strategyId,
+        saved.catch(() => undefined),
+      );
       this.track(
         `signal ${event.kind}`,
         saved.then((signalId) => this.signalSaved(strategyId, signalId, event)),

@@ -2,7 +2,7 @@ import type { OptionType, Quote, SignalType } from '../core/types';
 import type { Broker } from '../execution/broker';
 import type { OrderStore } from '../execution/orderStore';
 import type { Order } from '../execution/orderTypes';
-import type { ExitReason, PositionRiskState } from '../risk/positionRisk';
+import type { ExitReason, PositionRiskState, TargetMode } from '../risk/positionRisk';
 import type { StrategyParams } from '../strategy/params';
 import type { Signal, StrategyEvent } from '../strategy/signal';
 import type { PositionCheckOutcome } from './positionReconciler';
@@ -32,6 +32,10 @@ export interface RuntimeAccount {
   readonly quantity?: number;
   /** the account's own target in premium points; the strategy's when absent */
   readonly targetPoints?: number;
+  /** break-even then trailing stop; the runtime's `trailing` when absent */
+  readonly trailing?: boolean;
+  /** fixed or dynamic target; the runtime's `targetMode` when absent */
+  readonly targetMode?: TargetMode;
   /** rupees; 0 = no daily loss limit */
   readonly maxDailyLoss: number;
   /** paper or live: carried onto the trade */
