@@ -8,7 +8,7 @@ import {
   StrategyParamsError,
 } from '../strategy/params';
 import type { StrategyParams } from '../strategy/params';
-import { DEFAULT_BACKTEST_CAPITAL } from './backtester';
+import { DEFAULT_BACKTEST_CAPITAL } from './sweepPass';
 import type { SweepSet } from './sweepPass';
 
 /** Most sets one grid may expand to: a typo like `"lots": [1, …, 1000]` × three more lists is refused, not run. */

@@ -1,6 +1,6 @@
 import { createSteppingClock } from '../clock/virtualClock';
 import type { SteppingClock } from '../clock/virtualClock';
-import type { Quote, Tick } from '../core/types';
+import type { Candle, Quote, Tick } from '../core/types';
 import { InMemoryOrderStore } from '../execution/orderStore';
 import { PAPER_SLIPPAGE, PaperBroker } from '../execution/paperBroker';
 import { createQuoteBook } from '../feeds/quoteBook';
@@ -10,7 +10,6 @@ import type { TargetMode } from '../risk/positionRisk';
 import { TradingRuntime } from '../runtime/tradingRuntime';
 import type { RuntimeAccount, RuntimeEvent, RuntimeStore, TradeOpen } from '../runtime/types';
 import type { StrategyParams } from '../strategy/params';
-import { DEFAULT_BACKTEST_CAPITAL } from './backtester';
 import { computeMetrics } from './metrics';
 import type { BacktestMetrics } from './metrics';
 import type {
@@ -21,6 +20,9 @@ import type {
   BacktestTrade,
 } from './types';
 
+/** Notional capital of the drawdown percentage when none is given (₹1,00,000). */
+export const DEFAULT_BACKTEST_CAPITAL = 100_000;
+
 /** One parameter set of a sweep: a strategy's parameters and the trader's settings of the one account trading it. */
 export interface SweepSet {
   /** unique within the pass; the set's strategy id and account id */
@@ -28,6 +30,8 @@ export interface SweepSet {
   readonly params: StrategyParams;
   /** lots per trade */
   readonly lots: number;
+  /** units per trade, overriding lots × lot size */
+  readonly quantity?: number;
   /** break-even then trailing stop */
   readonly trailing: boolean;
   readonly targetMode: TargetMode;
@@ -42,6 +46,8 @@ export type SweepPassOptions = Pick<
 > & {
   readonly sets: readonly SweepSet[];
   readonly onProgress?: (progress: BacktestProgress) => void;
+  /** every closed candle of each set's interval (a backtest's chart) */
+  readonly onCandle?: (candle: Candle) => void;
 };
 
 /** One set's outcome: what a backtest of that set alone reports, without the candles (shared by the pass). */
@@ -76,7 +82,8 @@ interface SetState {
  * Many parameter sets over one stream of ticks in one pass of the trading runtime: each set is one strategy
  * (its parameters) followed by one paper account (its lots, trailing and target mode), so candles are built once
  * per interval and each tick is read once for all of them. Sets never interact — one position per account, each
- * account its own broker — so each set's result equals a `Backtester` run of that set alone (sweepPass.test.ts).
+ * account its own broker — so each set's result equals a `Backtester` run of that set alone, which is a pass of
+ * that one set (sweepPass.test.ts: sets sharing a pass never change each other's results).
  * Drive it like a `Backtester`: `push` every tick in time order (await what it returns), then `finish`.
  */
 export class SweepPass {
@@ -104,6 +111,9 @@ export class SweepPass {
       if (this.states.has(set.id)) throw new RangeError(`set id "${set.id}" appears twice`);
       if (!Number.isInteger(set.lots) || set.lots < 1)
         throw new RangeError(`set ${set.id}: lots must be a whole number ≥ 1, got ${set.lots}`);
+      if (set.quantity !== undefined && (!Number.isInteger(set.quantity) || set.quantity < 1)) {
+        throw new RangeError(`set ${set.id}: quantity must be a whole number ≥ 1, got ${set.quantity}`);
+      }
       const account: RuntimeAccount = {
         accountId: set.id,
         lots: set.lots,
@@ -111,6 +121,7 @@ export class SweepPass {
         paper: true,
         trailing: set.trailing,
         targetMode: set.targetMode,
+        ...(set.quantity === undefined ? {} : { quantity: set.quantity }),
       };
       this.states.set(set.id, { set, account, signals: [], trades: [] });
     }
@@ -119,7 +130,16 @@ export class SweepPass {
     this.nextProgressAt = this.progressEvery;
   }
 
-  /** Feeds the next tick; returns a promise only while an entry or exit is in flight (await it). */
+  /** Ticks dropped for being older than the one before. */
+  get dropped(): number {
+    return this.runtime?.dropped ?? 0;
+  }
+
+  /**
+   * Feeds the next tick; returns a promise only while an entry or exit is in flight (await it before the next
+   * tick). As on a live clock: deadlines before the tick fire and their work settles first; deadlines at the
+   * tick's own instant fire just before it, with the tick delivered while their orders are on their way.
+   */
   push(tick: Tick): Promise<void> | undefined {
     if (this.finished) throw new Error('the sweep pass has finished');
     const t = tick.time;
@@ -238,6 +258,7 @@ export class SweepPass {
       })),
       algoTag: 'BACKTEST',
       events: (event) => this.onEvent(event),
+      ...(options.onCandle === undefined ? {} : this.closedCandles(options.onCandle)),
       ...(options.freezeQuantity === undefined ? {} : { freezeQuantity: options.freezeQuantity }),
       ...(options.charges === undefined ? {} : { chargeRates: options.charges }),
     });
@@ -247,6 +268,18 @@ export class SweepPass {
     this.quotes = quotes;
     this.runtime = runtime;
     return runtime;
+  }
+
+  /** Runtime options passing each set's closed candles of its own interval to `onCandle`. */
+  private closedCandles(onCandle: (candle: Candle) => void) {
+    const intervals = new Set(this.options.sets.map((set) => set.params.interval));
+    return {
+      onCandle: (candle: Candle) => {
+        if (candle.closed && intervals.has(candle.interval)) onCandle(candle);
+      },
+      // a backtest charts closed candles only: no forming-candle snapshot per tick
+      formingCandles: false,
+    };
   }
 
   /** The in-memory store: ids in order, nothing kept but what the results need. */
