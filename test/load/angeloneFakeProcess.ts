@@ -1,14 +1,11 @@
-// The Angel One fake in a process of its own, for benchmarks: the real Angel runs on other machines, so the fake's
-// work (parsing 1,000 orders, filling them, pushing 2,000 order-status messages) must not be counted on the event
-// loop whose send and persist times are being measured. The parent drives it over IPC: register accounts (each
-// answered with a fresh session), read the fake's request and fill times and socket count, close.
+// The Angel One fake in a process of its own, for benchmarks (IPC: fakeProcess.ts): the fake's work (parsing 1,000
+// orders, filling them, pushing 2,000 order-status messages) stays off the event loop being measured. The parent
+// registers accounts (each answered with a fresh session), reads the fake's request and fill times and socket
+// count, closes.
 //   parent: const fake = await startAngelFakeProcess({ autoFillPrice: 120 })
-import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startAngelFake, type AngelFakeAccount } from '../fakes/angelone/server';
-
-type Ask = { type: 'accounts'; accounts: AngelFakeAccount[] } | { type: 'stats' } | { type: 'close' };
-type Command = Ask & { id: number };
+import { fakeChildFillPrice, forkFakeProcess, serveFakeProcess } from './fakeProcess';
 
 export interface AngelFakeStats {
   readonly orderRequestTimes: readonly number[];
@@ -26,57 +23,25 @@ export interface AngelFakeProcess {
   close(): Promise<void>;
 }
 
+interface RawStats {
+  times: number[];
+  byClient: [string, number[]][];
+  lastFillAt: number;
+  orderConnections: number;
+}
+
 /** Forks this file as the fake's process; resolves once it listens. */
 export async function startAngelFakeProcess(options: { autoFillPrice: number }): Promise<AngelFakeProcess> {
-  const child: ChildProcess = fork(
+  const fake = await forkFakeProcess<AngelFakeProcess['endpoints']>(
     fileURLToPath(import.meta.url),
-    ['--child', String(options.autoFillPrice)],
-    {
-      execArgv: ['--import', 'tsx'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    },
+    'Angel',
+    options.autoFillPrice,
   );
-  const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
-  let nextId = 0;
-  // A fake that dies fails every question still waiting for it, rather than leaving the bench hanging.
-  child.once('exit', (code) => {
-    for (const { reject } of waiting.values())
-      reject(new Error(`the Angel fake process exited (${String(code)})`));
-    waiting.clear();
-  });
-  const ready = new Promise<AngelFakeProcess['endpoints']>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`the Angel fake process exited (${String(code)})`)));
-    child.on(
-      'message',
-      (message: { id?: number; ready?: AngelFakeProcess['endpoints']; result?: unknown }) => {
-        if (message.ready !== undefined) resolve(message.ready);
-        else if (message.id !== undefined) {
-          waiting.get(message.id)?.resolve(message.result);
-          waiting.delete(message.id);
-        }
-      },
-    );
-  });
-  const ask = <T>(command: Ask): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
-      nextId += 1;
-      waiting.set(nextId, { resolve: (value) => resolve(value as T), reject });
-      child.send({ ...command, id: nextId });
-    });
-  const endpoints = await ready;
   return {
-    endpoints,
-    addAccounts: (accounts) => ask({ type: 'accounts', accounts: [...accounts] }),
+    endpoints: fake.ready,
+    addAccounts: (accounts) => fake.ask({ type: 'accounts', accounts: [...accounts] }),
     stats: async () => {
-      const raw = await ask<{
-        times: number[];
-        byClient: [string, number[]][];
-        lastFillAt: number;
-        orderConnections: number;
-      }>({
-        type: 'stats',
-      });
+      const raw = await fake.ask<RawStats>({ type: 'stats' });
       return {
         orderRequestTimes: raw.times,
         orderRequestsByClient: new Map(raw.byClient),
@@ -84,39 +49,32 @@ export async function startAngelFakeProcess(options: { autoFillPrice: number }):
         orderConnections: raw.orderConnections,
       };
     },
-    close: async () => {
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.send({ type: 'close', id: 0 });
-      await exited;
-    },
+    close: () => fake.close(),
   };
 }
 
 async function runChild(autoFillPrice: number): Promise<void> {
   const fake = await startAngelFake({ autoFillPrice });
-  const reply = (id: number, result: unknown) => process.send?.({ id, result });
-  process.on('message', (command: Command) => {
-    if (command.type === 'accounts') {
-      reply(
-        command.id,
-        command.accounts.map((account) => {
+  serveFakeProcess(
+    fake.endpoints,
+    (command): Array<{ jwt: string; feedToken: string }> | RawStats => {
+      if (command.type === 'accounts') {
+        return (command.accounts as AngelFakeAccount[]).map((account) => {
           fake.addAccount(account);
           const { jwt, feedToken } = fake.issueSession(account.clientCode);
           return { jwt, feedToken };
-        }),
-      );
-    } else if (command.type === 'stats') {
-      reply(command.id, {
+        });
+      }
+      return {
         times: fake.orderRequestTimes,
         byClient: [...fake.orderRequestsByClient],
         lastFillAt: fake.lastFillAt,
         orderConnections: fake.sockets.orderConnections(),
-      });
-    } else {
-      void fake.close().then(() => process.exit(0));
-    }
-  });
-  process.send?.({ ready: fake.endpoints });
+      };
+    },
+    () => fake.close(),
+  );
 }
 
-if (process.argv[2] === '--child') await runChild(Number(process.argv[3]));
+const childPrice = fakeChildFillPrice();
+if (childPrice !== undefined) await runChild(childPrice);
