@@ -41,6 +41,7 @@ import * as demoAccount from './20261125000100_demo_account';
 import * as offerRedemptions from './20261125000100_offer_redemptions';
 import * as brokerIpBlock from './20261125090100_broker_ip_block';
 import * as orderIntents from './20261125190000_order_intents';
+import * as notifications from './20261125220000_notifications';
 
 export interface NamedMigration {
   readonly name: string;
@@ -89,6 +90,7 @@ export const migrations: readonly NamedMigration[] = [
   { name: '20261125000100_offer_redemptions', ...offerRedemptions },
   { name: '20261125090100_broker_ip_block', ...brokerIpBlock },
   { name: '20261125190000_order_intents', ...orderIntents },
+  { name: '20261125220000_notifications', ...notifications },
 ];
 
 /** A Knex `MigrationSource` over the static list above. */

@@ -1,0 +1,69 @@
+// The outbox: an event is recorded in the same transaction as the fact it reports, and a sender (sender.ts)
+// delivers it later, outside any trading path. Recording is an insert that ignores a second record of one fact
+// (same dedupe key), so a retried write or a re-run scheduler never notifies twice.
+import type { Db } from '../db';
+import type { AdminEvent, NotificationEvent, TraderEvent } from './types';
+
+/** Payload values as stored: figures in paise, instants in epoch ms, ids, short texts. */
+export type NotificationPayload = Readonly<Record<string, string | number | boolean | null>>;
+
+export interface TraderNotice {
+  readonly event: TraderEvent;
+  readonly userId: number;
+  /** the fact's own id (trade id, payment id, trading date…): with event and user it makes the dedupe key */
+  readonly factKey: string;
+  readonly payload: NotificationPayload;
+}
+
+export interface AdminNotice {
+  readonly event: AdminEvent;
+  readonly factKey: string;
+  readonly payload: NotificationPayload;
+}
+
+/** Wakes the sender after the transaction that recorded a notice committed (set by the sender; may be absent). */
+export type OutboxWake = () => void;
+
+/**
+ * Records a notice for one user inside `db` (pass the fact's transaction). Returns the outbox id, or undefined
+ * when this fact's notice was already recorded.
+ */
+export function recordNotice(db: Db, notice: TraderNotice, now: number): Promise<number | undefined> {
+  return insertNotice(db, notice.event, notice.userId, notice.factKey, notice.payload, now);
+}
+
+/** Records a notice for every admin (admins at the time of the fact). Returns how many were recorded. */
+export async function recordAdminNotice(db: Db, notice: AdminNotice, now: number): Promise<number> {
+  const admins = (await db('users').where({ is_admin: true }).select('id')) as Array<{ id: number }>;
+  let recorded = 0;
+  for (const admin of admins) {
+    const id = await insertNotice(db, notice.event, admin.id, notice.factKey, notice.payload, now);
+    if (id !== undefined) recorded += 1;
+  }
+  return recorded;
+}
+
+async function insertNotice(
+  db: Db,
+  event: NotificationEvent,
+  userId: number,
+  factKey: string,
+  payload: NotificationPayload,
+  now: number,
+): Promise<number | undefined> {
+  const inserted = (await db('notification_outbox')
+    .insert({
+      event,
+      user_id: userId,
+      payload: JSON.stringify(payload),
+      dedupe_key: `${event}:${factKey}:${userId}`,
+      status: 'pending',
+      created_at: now,
+    })
+    .onConflict('dedupe_key')
+    .ignore()
+    .returning('id')) as Array<{ id: number } | number>;
+  const first = inserted[0];
+  if (first === undefined) return undefined;
+  return typeof first === 'number' ? first : first.id;
+}
