@@ -272,6 +272,20 @@ export function forceExit(
   return close(state, reason, premium, time);
 }
 
+/**
+ * {@link forceExit} on the owner's state, in place: the state object stays the one its holders reference. Returns
+ * the exit, or undefined when the position had exited already.
+ */
+export function forceExitInPlace(
+  state: MutablePositionRiskState,
+  reason: ForcedExitReason,
+  premium: number,
+  time: number,
+): PositionExit | undefined {
+  if (state.exit !== undefined) return undefined;
+  return closeInPlace(state, reason, premium, time);
+}
+
 /** Unrealised P&L in rupees of `quantity` units at `premium` (long options only: the product buys). */
 export function unrealisedPnl(state: PositionRiskState, premium: number, quantity: number): number {
   return round((premium - state.entryPrice) * quantity);

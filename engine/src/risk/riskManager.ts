@@ -8,7 +8,7 @@ import {
   applyPrice,
   copyPositionRisk,
   createPositionRisk,
-  forceExit,
+  forceExitInPlace,
   ownPositionRisk,
   unrealisedPnl,
 } from './positionRisk';
@@ -89,7 +89,8 @@ interface HeldPosition {
   readonly symbol: string;
   readonly quantity: number;
   readonly openedAt: number;
-  risk: MutablePositionRiskState;
+  /** one object from open to close: prices and forced exits update it in place, so a live view never goes stale */
+  readonly risk: MutablePositionRiskState;
   /**
    * unrealised P&L last marked for the account's loss limit (rupees, to the paisa); NaN until marked (not
    * undefined: a field that may hold undefined boxes every number stored in it, once per quote)
@@ -233,7 +234,10 @@ export class RiskManager {
     return [...held].map(published);
   }
 
-  /** An open position, live: read it and let go (it changes with the next price); undefined once closed. */
+  /**
+   * An open position, live: its `risk` is the one state object the manager updates in place from open to close (the
+   * book's `Position` holds it); undefined once closed.
+   */
   position(positionId: string): RiskPosition | undefined {
     return this.positions.get(positionId);
   }
@@ -468,10 +472,9 @@ export class RiskManager {
     reason: ForcedExitReason,
     time: number,
   ): ExitInstruction | undefined {
-    const step = forceExit(position.risk, reason, position.risk.lastPrice, time);
-    if (step.exit === undefined) return undefined;
-    position.risk = ownPositionRisk(step.state);
-    return this.exited(position, step.exit);
+    // In place: the book's `Position` holds this very state object from open to close.
+    const exit = forceExitInPlace(position.risk, reason, position.risk.lastPrice, time);
+    return exit === undefined ? undefined : this.exited(position, exit);
   }
 
   private instruction(

@@ -8,6 +8,7 @@ import type { EntryPlan } from './entryPlan';
 import { settledOrders, averageFill } from './orderFills';
 import type { StrategyBook } from './strategyBook';
 import type { DeskContext } from './deskContext';
+import type { Position } from './positionBook';
 import type { ExitDesk } from './exitDesk';
 import type { TradingRuntimeOptions } from './runtimeOptions';
 import type { BrokerChoice, RuntimeAccount, TradeOpen } from './types';
@@ -40,8 +41,6 @@ export function brokerKeyOf(account: BrokerChoice): string {
 export class EntryDesk {
   /** account → the broker key its registered broker was built for ('restored' after a restart) */
   private readonly accounts = new Map<string, string>();
-  /** accounts with an entry in flight: one position per account, even before the fill */
-  private readonly entering = new Set<string>();
 
   constructor(
     private readonly ctx: DeskContext,
@@ -60,7 +59,7 @@ export class EntryDesk {
   ensureAccount(accountId: string, maxDailyLoss: number, account?: RuntimeAccount): boolean {
     const registered = this.accounts.get(accountId);
     const wanted = account === undefined ? undefined : brokerKeyOf(account);
-    const flat = !this.entering.has(accountId) && !this.ctx.risk.hasOpenPosition(accountId);
+    const flat = !this.ctx.book.isEntering(accountId) && !this.ctx.risk.hasOpenPosition(accountId);
     if (registered === undefined || (wanted !== undefined && wanted !== registered && flat)) {
       this.register(accountId, account);
       this.accounts.set(accountId, wanted ?? 'restored');
@@ -71,7 +70,7 @@ export class EntryDesk {
 
   /** Whether an entry of the account is in flight (its fill not yet known). */
   isEntering(accountId: string): boolean {
-    return this.entering.has(accountId);
+    return this.ctx.book.isEntering(accountId);
   }
 
   /**
@@ -179,14 +178,16 @@ export class EntryDesk {
     const { strategyId, signalId, signal, time, squareOffAt } = entry;
     const { accountId } = account;
     const definition = this.book.definition(strategyId);
-    if (definition === undefined || this.entering.has(accountId)) return;
+    if (definition === undefined || this.ctx.book.isEntering(accountId)) return;
     // Never an entry through another broker than the one the account is marked for (paper vs live).
     if (!this.ensureAccount(accountId, account.maxDailyLoss, account)) return;
     const allowed = this.ctx.risk.canEnter(accountId, time);
     if (!allowed.ok) return;
     if (squareOffAt !== null && time >= squareOffAt) return;
     const plan = planFor(account);
-    this.entering.add(accountId);
+    // The position exists from its entry's order on: one per account, even before the fill.
+    const position = this.ctx.book.enter(accountId, plan.symbol);
+    if (position === undefined) return;
     this.ctx.quotes.subscribeQuote(plan.symbol);
     let outcome: 'opened' | 'failed' | 'pending' = 'failed';
     try {
@@ -221,13 +222,13 @@ export class EntryDesk {
         this.log('warn', `entry not confirmed in time: ${orders.map((o) => o.state).join(', ')}`, accountId);
         void settledOrders(this.ctx.router, ids, this.options.scheduler, Number.POSITIVE_INFINITY)
           .then((late) =>
-            this.record(late, { account, strategyId, signalId, signal, time, plan, squareOffAt }),
+            this.record(late, position, { account, strategyId, signalId, signal, time, plan, squareOffAt }),
           )
           .catch((err: unknown) => this.log('warn', `late entry failed: ${String(err)}`, accountId))
-          .finally(() => this.entering.delete(accountId));
+          .finally(() => this.ctx.book.abandon(position));
         return;
       }
-      outcome = (await this.record(orders, {
+      outcome = (await this.record(orders, position, {
         account,
         strategyId,
         signalId,
@@ -239,12 +240,13 @@ export class EntryDesk {
         ? 'opened'
         : 'failed';
     } finally {
-      if (outcome !== 'pending') this.entering.delete(accountId);
+      // An entry that did not open a position bought nothing: ENTERING → CLOSED (a no-op once it opened).
+      if (outcome !== 'pending') this.ctx.book.abandon(position);
     }
   }
 
   /** A settled entry: a full fill becomes an open trade (stored, then managed); anything else is let go. */
-  private async record(orders: readonly Order[], entry: PendingEntry): Promise<boolean> {
+  private async record(orders: readonly Order[], entering: Position, entry: PendingEntry): Promise<boolean> {
     const { account, strategyId, signalId, signal, time, plan, squareOffAt } = entry;
     const { accountId } = account;
     const fill = averageFill(orders);
@@ -321,8 +323,10 @@ export class EntryDesk {
         risk: trade.risk,
       });
     }
-    // The exits desk takes the position over (its risk is in the risk manager already); its square-off is a deadline.
-    this.exits.adopt(tradeId, trade, 0, false);
+    // The position opens with the risk manager's own state object (one state, updated in place by every quote);
+    // the exits desk takes it over and its square-off becomes a deadline.
+    const risk = this.ctx.risk.position(tradeId)?.risk ?? trade.risk;
+    this.exits.adopt(this.ctx.book.open(entering, tradeId, trade, risk));
     this.ctx.deadlinesChanged();
     this.options.events({ kind: 'trade-opened', tradeId, trade });
     return true;

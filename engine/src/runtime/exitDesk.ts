@@ -8,7 +8,7 @@ import { isTerminal } from '../execution/orderStateMachine';
 import { roundToPaisa } from '../money';
 import type { Order } from '../execution/orderTypes';
 import { averageFill, cancelAndSettle, settledOrders } from './orderFills';
-import { Position } from './positionBook';
+import { Position, persistedRiskKey } from './positionBook';
 import { RestingStops } from './restingStops';
 import type { DeskContext } from './deskContext';
 import type { TradingRuntimeOptions } from './runtimeOptions';
@@ -23,10 +23,6 @@ const DEFAULT_FILL_TIMEOUT_MS = 30_000;
  */
 function stopReason(risk: PositionRiskState, stop = risk.stopPrice): 'TRAILING_STOP' | 'STOP_LOSS' {
   return stop > risk.initialStop ? 'TRAILING_STOP' : 'STOP_LOSS';
-}
-
-function riskKey(risk: PositionRiskState): string {
-  return `${risk.stopPrice}|${risk.highWater}|${risk.targetPrice}`;
 }
 
 /** Adds settled fills to what was sold before, each order once (a later version of an order replaces it). */
@@ -60,44 +56,61 @@ export class ExitDesk {
       scheduler: options.scheduler,
       tickSize: options.expiries.tickSize,
       settleTimeoutMs: options.fillTimeoutMs ?? DEFAULT_FILL_TIMEOUT_MS,
+      positionOf: (positionId) => ctx.book.get(positionId),
       onFilled: (positionId) => this.stopFilledAtBroker(positionId),
       warn: (positionId, accountId, message) =>
         options.events({ kind: 'log', level: 'warn', accountId, message: `trade ${positionId}: ${message}` }),
     });
   }
 
+  /** Starts managing a filled entry's position (in the book already); a live one's stop goes to rest at the broker. */
+  adopt(position: Position): void {
+    if (position.trade.paper) return;
+    this.ctx.track(
+      `stop of trade ${position.id}`,
+      this.stops.place(position, position.risk.stopPrice),
+      position.accountId,
+    );
+  }
+
   /**
-   * Starts managing a filled entry's trade record (the risk state lives in the risk manager); a live entry's stop
-   * goes to rest at the broker at once.
+   * Takes a position held before a restart into the book (its risk state restored into the risk manager first),
+   * exiting if its exit had been decided; its symbol is quoted again. Its resting stop is found again by
+   * restoreExits(), once the router has its orders back.
    */
-  adopt(
+  restorePosition(
     tradeId: string,
     trade: TradeOpen,
     exitSeq: number,
-    subscribe: boolean,
     exitFills: readonly OrderFill[] = [],
   ): void {
-    if (this.ctx.book.has(tradeId)) return;
-    // A position restored with its exit decided (in flight when the process stopped) is exiting already.
-    const exiting = this.ctx.risk.position(tradeId)?.risk.exit !== undefined;
+    const existing = this.ctx.book.get(tradeId);
+    let risk = this.ctx.risk.position(tradeId)?.risk;
+    if (risk === undefined) {
+      // An open trade without a risk state: the contracts are held, so its stop, target and square-off still apply.
+      this.ctx.risk.adoptPosition({
+        positionId: tradeId,
+        accountId: trade.accountId,
+        symbol: trade.symbol,
+        quantity: trade.quantity,
+        openedAt: trade.entryTime,
+        risk: trade.risk,
+      });
+      risk = this.ctx.risk.position(tradeId)?.risk ?? trade.risk;
+    }
+    if (existing !== undefined) {
+      // Restored again over a live book: the position follows the new risk manager's state.
+      existing.holdRisk(risk);
+      return;
+    }
     this.ctx.book.add(
-      new Position(tradeId, trade, exiting ? 'EXITING' : 'OPEN', {
+      Position.held(tradeId, trade, risk, risk.exit === undefined ? 'OPEN' : 'EXITING', {
         exitSeq,
-        persistedKey: riskKey(trade.risk),
+        persistedKey: persistedRiskKey(trade.risk),
         soldBefore: exitFills.filter((f) => f.filledQty > 0),
       }),
     );
-    // An entry has subscribed its symbol already; a position restored after a restart subscribes here.
-    if (subscribe) this.ctx.quotes.subscribeQuote(trade.symbol);
-    // A restored position's stop is found again by restoreStops(), once the router has its orders back.
-    else if (!trade.paper) {
-      const position = { positionId: tradeId, ...trade };
-      this.ctx.track(
-        `stop of trade ${tradeId}`,
-        this.stops.place(position, trade.risk.stopPrice),
-        trade.accountId,
-      );
-    }
+    this.ctx.quotes.subscribeQuote(trade.symbol);
   }
 
   /**
@@ -105,34 +118,28 @@ export class ExitDesk {
    * those fills; each other live position's resting stop is found or placed again.
    */
   async restoreExits(): Promise<void> {
-    for (const record of [...this.ctx.book.values()]) {
-      const tradeId = record.id;
-      const position = this.ctx.risk.position(tradeId);
-      if (position === undefined) continue;
-      if (averageFill(record.soldBefore).quantity >= position.quantity) {
+    for (const position of [...this.ctx.book.values()]) {
+      const { risk } = position;
+      if (averageFill(position.soldBefore).quantity >= position.quantity) {
         this.exit({
-          positionId: tradeId,
+          positionId: position.id,
           accountId: position.accountId,
           symbol: position.symbol,
           quantity: position.quantity,
-          reason: position.risk.exit?.reason ?? 'MANUAL',
-          price: position.risk.exit?.price ?? position.risk.lastPrice,
+          reason: risk.exit?.reason ?? 'MANUAL',
+          price: risk.exit?.price ?? risk.lastPrice,
           time: this.options.scheduler.now(),
         });
         continue;
       }
-      if (record.trade.paper) continue;
-      await this.stops.restore(
-        { positionId: tradeId, ...record.trade },
-        position.risk.stopPrice,
-        position.risk.exit === undefined,
-      );
+      if (position.trade.paper) continue;
+      await this.stops.restore(position, risk.stopPrice, risk.exit === undefined);
     }
   }
 
   /** The broker filled a resting stop by itself: the trade closes on that fill. */
   private stopFilledAtBroker(positionId: string): void {
-    const position = this.ctx.risk.position(positionId);
+    const position = this.ctx.book.get(positionId);
     if (position === undefined) return;
     this.exit({
       positionId,
@@ -175,9 +182,9 @@ export class ExitDesk {
   }
 
   resume(time: number): void {
-    for (const position of this.ctx.risk.openPositions()) {
+    for (const position of [...this.ctx.book.values()]) {
       if (position.risk.exit === undefined) continue;
-      const again = this.ctx.risk.retryExit(position.positionId, time);
+      const again = this.ctx.risk.retryExit(position.id, time);
       if (again !== undefined) this.exit(again);
     }
   }
@@ -190,7 +197,7 @@ export class ExitDesk {
 
   /** Backtests' end of data: every open position closes at its last price, recorded with `reason`. */
   async closeAllAtLast(reason: CloseReason, time: number): Promise<void> {
-    for (const position of this.ctx.risk.openPositions()) await this.sell(position, reason, time);
+    for (const position of [...this.ctx.book.values()]) await this.sell(position, reason, time);
   }
 
   /**
@@ -201,33 +208,33 @@ export class ExitDesk {
     const symbols = new Set(this.dirty);
     this.dirty.clear();
     this.lastDirty = undefined;
-    const quoted = this.ctx.risk.openPositions().filter((p) => symbols.has(p.symbol));
-    for (const { positionId: id } of quoted) {
-      const record = this.ctx.book.get(id);
-      // a copy taken now: an earlier position's save may have let prices move this one
-      const position = this.ctx.risk.openPositions(record?.trade.accountId).find((p) => p.positionId === id);
-      if (record === undefined || position === undefined) continue;
-      const key = riskKey(position.risk);
-      const stopMoved = key !== record.persistedKey;
+    const quoted = [...this.ctx.book.values()].filter((p) => symbols.has(p.symbol));
+    for (const position of quoted) {
+      // closed meanwhile (an earlier position's save let prices and exits move on)
+      if (!this.ctx.book.has(position.id)) continue;
+      // a copy taken now: what is written and published must not move with later quotes
+      const risk = copyPositionRisk(position.risk);
+      const key = persistedRiskKey(risk);
+      const stopMoved = key !== position.persistedKey;
       if (stopMoved) {
-        await this.options.store.saveRisk(id, position.risk);
-        record.persistedKey = key;
+        await this.options.store.saveRisk(position.id, risk);
+        position.persistedKey = key;
         // At most one modify per flush (≈ 1 s) per position: well inside the broker's 10 orders/s.
         // Tracked, not awaited: one account's slow broker never holds up the other positions' flush.
         if (position.risk.exit === undefined) {
           this.ctx.track(
-            `stop move of trade ${id}`,
-            this.stops.move(id, position.risk.stopPrice),
+            `stop move of trade ${position.id}`,
+            this.stops.move(position, position.risk.stopPrice),
             position.accountId,
           );
         }
       }
-      const markPnl = roundToPaisa(unrealisedPnl(position.risk, position.risk.lastPrice, position.quantity));
+      const markPnl = roundToPaisa(unrealisedPnl(risk, risk.lastPrice, position.quantity));
       this.options.events({
         kind: 'trade-updated',
-        tradeId: id,
+        tradeId: position.id,
         accountId: position.accountId,
-        risk: position.risk,
+        risk,
         markPnl,
         stopMoved,
       });
@@ -243,34 +250,28 @@ export class ExitDesk {
   }
 
   private async runExit(instruction: ExitInstruction): Promise<void> {
-    const record = this.ctx.book.get(instruction.positionId);
-    const position = this.ctx.risk.position(instruction.positionId);
-    if (record === undefined || position === undefined || record.busy) return;
-    record.busy = true;
+    const position = this.ctx.book.get(instruction.positionId);
+    if (position === undefined || position.busy) return;
+    position.busy = true;
     let filled = false;
     try {
       filled = await this.sell(position, instruction.reason, instruction.time, instruction.price);
     } finally {
-      record.busy = false;
+      position.busy = false;
       if (!filled) this.retryLater(instruction.positionId);
     }
   }
 
   /** Routes the SELL of a position; on a full fill records the close. Returns whether it filled. */
   private async sell(
-    position: {
-      positionId: string;
-      accountId: string;
-      symbol: string;
-      quantity: number;
-      risk: PositionRiskState;
-    },
+    position: Position,
     reason: CloseReason,
     time: number,
     trigger = position.risk.lastPrice,
   ): Promise<boolean> {
-    const record = this.ctx.book.get(position.positionId);
-    if (record === undefined) return false;
+    // closed meanwhile (a resting stop's fill, the broker's word): nothing left to sell
+    if (this.ctx.book.get(position.id) !== position) return false;
+    const record = position;
     // A live account without a broker session: the position is at the broker, so it can be sold only there. The
     // exit waits (retried each second, sending nothing) until the trader reconnects.
     if (record.state === 'OPEN') record.move('EXITING');
@@ -290,7 +291,7 @@ export class ExitDesk {
     // The index when the exit was decided, before later ticks move it while the order is in flight.
     const exitIndex = this.ctx.lastIndex();
     // A stop resting at the broker comes off first; until the broker confirms, selling could sell twice.
-    if (!(await this.releaseStop(position.positionId, record, position.risk.stopPrice))) return false;
+    if (!(await this.releaseStop(position))) return false;
     // An earlier exit order still open at the broker (its fill timed out, or it was in flight at a restart) could
     // still fill: it is cancelled and settled first and whatever it filled counts, so a retry never oversells.
     // (No exit order was ever sent for a trade whose exit sequence is still 0: nothing to look for.)
@@ -333,7 +334,6 @@ export class ExitDesk {
     const stopped = record.stopTrigger !== undefined;
     await this.record(
       position,
-      record,
       orders,
       orders,
       stopped ? stopReason(position.risk, record.stopTrigger) : reason,
@@ -348,14 +348,14 @@ export class ExitDesk {
    * Takes the position's resting stop off the broker (if one rests) and counts what it sold. Resolves false while
    * the broker has not confirmed: nothing may be sold yet.
    */
-  private async releaseStop(positionId: string, record: Position, stopPrice: number): Promise<boolean> {
-    if (!this.stops.has(positionId)) return true;
-    const released = await this.stops.release(positionId);
+  private async releaseStop(position: Position): Promise<boolean> {
+    if (!this.stops.has(position)) return true;
+    const released = await this.stops.release(position);
     if (released === undefined) return false;
     const filled = released.filter((o) => o.filledQty > 0);
-    mergeFills(record.soldBefore, filled);
+    mergeFills(position.soldBefore, filled);
     const trigger = filled.find((o) => o.triggerPrice !== undefined)?.triggerPrice;
-    if (filled.length > 0) record.stopTrigger = trigger ?? record.stopTrigger ?? stopPrice;
+    if (filled.length > 0) position.stopTrigger = trigger ?? position.stopTrigger ?? position.risk.stopPrice;
     return true;
   }
 
@@ -365,38 +365,36 @@ export class ExitDesk {
    * it closed (not while an exit is under way, nor while the broker has not confirmed the stop's cancel).
    */
   async closeAtBroker(positionId: string, time: number): Promise<boolean> {
-    const record = this.ctx.book.get(positionId);
-    const position = this.ctx.risk.position(positionId);
-    if (record === undefined || position === undefined || record.busy) return false;
-    record.busy = true;
+    const position = this.ctx.book.get(positionId);
+    if (position === undefined || position.busy) return false;
+    position.busy = true;
     try {
-      if (!(await this.releaseStop(positionId, record, position.risk.stopPrice))) return false;
-      const gone = position.quantity - averageFill(record.soldBefore).quantity;
-      const atBroker = { clientOrderId: 'broker', filledQty: gone, avgPrice: position.risk.lastPrice };
-      const fills = gone > 0 ? [...record.soldBefore, atBroker] : record.soldBefore;
+      if (!(await this.releaseStop(position))) return false;
+      const { risk, soldBefore, stopTrigger } = position;
+      const gone = position.quantity - averageFill(soldBefore).quantity;
+      const atBroker = { clientOrderId: 'broker', filledQty: gone, avgPrice: risk.lastPrice };
+      const fills = gone > 0 ? [...soldBefore, atBroker] : soldBefore;
       const lastIndex = this.ctx.lastIndex();
       // Sold by its own resting stop entirely: a stop, not a sale outside OptionPilot.
-      const stopped = record.stopTrigger !== undefined && gone <= 0;
+      const stopped = stopTrigger !== undefined && gone <= 0;
       await this.record(
         position,
-        record,
         fills,
-        record.soldBefore,
-        stopped ? stopReason(position.risk, record.stopTrigger) : 'BROKER',
+        soldBefore,
+        stopped ? stopReason(risk, stopTrigger) : 'BROKER',
         time,
-        stopped ? (record.stopTrigger ?? position.risk.lastPrice) : position.risk.lastPrice,
+        stopped ? (stopTrigger ?? risk.lastPrice) : risk.lastPrice,
         lastIndex,
       );
       return true;
     } finally {
-      record.busy = false;
+      position.busy = false;
     }
   }
 
   /** Records a position's close on `fills` (which sold all of it): charges, net P&L, the store, the event. */
   private async record(
-    position: { positionId: string; accountId: string; quantity: number; risk: PositionRiskState },
-    record: Position,
+    position: Position,
     fills: readonly OrderFill[],
     orders: readonly OrderFill[],
     reason: CloseReason,
@@ -405,7 +403,7 @@ export class ExitDesk {
     exitIndex: number,
   ): Promise<void> {
     const fill = averageFill(fills);
-    const { trade } = record;
+    const { trade } = position;
     const charges = roundTripCharges(
       {
         buyPremium: trade.entryPremium,
@@ -417,13 +415,11 @@ export class ExitDesk {
       this.options.chargeRates,
     ).total;
     const grossPnl = roundToPaisa((fill.price - trade.entryPremium) * trade.quantity);
-    const live = this.ctx.risk.position(position.positionId)?.risk;
-    const final = live === undefined ? undefined : copyPositionRisk(live);
-    const followUps = this.ctx.risk.closePosition(position.positionId, fill.price, time, charges);
-    this.ctx.book.close(position.positionId);
-    this.stops.forget(position.positionId);
+    const final = copyPositionRisk(position.risk);
+    const followUps = this.ctx.risk.closePosition(position.id, fill.price, time, charges);
+    this.ctx.book.close(position.id);
     const close = {
-      tradeId: position.positionId,
+      tradeId: position.id,
       accountId: position.accountId,
       // A close is never recorded before its open, whatever clock the exit's trigger carried.
       exitTime: Math.max(time, trade.entryTime),
@@ -434,7 +430,7 @@ export class ExitDesk {
       grossPnl,
       charges,
       netPnl: roundToPaisa(grossPnl - charges),
-      risk: final ?? position.risk,
+      risk: final,
       orderIds: orders.map((o) => o.clientOrderId),
     };
     // The trade's rows never run ahead of its orders': their filled versions are written first.

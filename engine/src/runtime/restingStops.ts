@@ -7,20 +7,15 @@ import type { Order } from '../execution/orderTypes';
 import { roundToTick } from '../instruments/strikes';
 import { cancelAndSettle } from './orderFills';
 
-/** The position a stop protects. */
+import type { RestingStop } from './positionBook';
+
+/** The position a stop protects; the stop resting for it is held by the position itself (`restingStop`). */
 export interface ProtectedPosition {
   readonly positionId: string;
   readonly accountId: string;
   readonly symbol: string;
   readonly quantity: number;
-}
-
-interface Resting {
-  /** client order ids of the stop's legs (freeze splitting) */
-  readonly ids: string[];
-  trigger: number;
-  /** stop orders sent so far (the n-th has `sequence` n) */
-  seq: number;
+  restingStop: RestingStop | undefined;
 }
 
 export interface RestingStopsOptions {
@@ -29,6 +24,8 @@ export interface RestingStopsOptions {
   readonly tickSize: number;
   /** how long a cancel may take to settle before the exit is retried (engine ms) */
   readonly settleTimeoutMs: number;
+  /** the position of a stop order (the book's lookup), to see its stop fill at the broker */
+  readonly positionOf: (positionId: string) => ProtectedPosition | undefined;
   /** a resting stop filled at the broker on its own (the exchange crossed it, or OptionPilot was away) */
   readonly onFilled: (positionId: string) => void;
   /** a stop that could not rest at the broker: the engine still watches the stop itself */
@@ -40,10 +37,10 @@ export interface RestingStopsOptions {
  * (sent as a protected stop-limit where the broker requires it) from the moment the entry fills, so the position is
  * protected while OptionPilot is down. A trailing stop modifies it; any exit first releases it (cancel, then read
  * what filled), so an exit never sells twice; a stop that fills at the broker by itself closes the trade. After a
- * restart the stop is found again among the recovered orders by its purpose and position.
+ * restart the stop is found again among the recovered orders by its purpose and position. The stop itself is the
+ * position's (`restingStop`); this class holds only the work in flight on it.
  */
 export class RestingStops {
-  private readonly stops = new Map<string, Resting>();
   /** placements still in flight: an exit waits for them, or the stop could land after the position is sold */
   private readonly placing = new Map<string, Promise<void>>();
   /** the latest queued move of each position's stop (an exit waits for it before it cancels) */
@@ -54,7 +51,7 @@ export class RestingStops {
     this.watch = options.router.changes$.subscribe((order) => {
       if (order.purpose !== 'stop' || order.state !== 'FILLED') return;
       const positionId = order.positionId ?? '';
-      const resting = this.stops.get(positionId);
+      const resting = options.positionOf(positionId)?.restingStop;
       if (resting?.ids.includes(order.clientOrderId) !== true) return;
       const legs = resting.ids.map((id) => options.router.getOrder(id));
       if (legs.every((leg) => leg?.state === 'FILLED')) options.onFilled(positionId);
@@ -62,8 +59,8 @@ export class RestingStops {
   }
 
   /** Whether a stop rests (or is being placed) for the position. */
-  has(positionId: string): boolean {
-    return this.stops.has(positionId) || this.placing.has(positionId);
+  has(position: ProtectedPosition): boolean {
+    return position.restingStop !== undefined || this.placing.has(position.positionId);
   }
 
   /** The SELL stop's trigger for a stop price: on the tick grid, never above the stop. */
@@ -104,7 +101,7 @@ export class RestingStops {
       );
       return;
     }
-    this.stops.set(position.positionId, { ids, trigger, seq: next });
+    position.restingStop = { ids, trigger, seq: next };
   }
 
   /**
@@ -120,11 +117,11 @@ export class RestingStops {
     const open = mine.filter((o) => !isTerminal(o.state) || o.state === 'FILLED');
     const current = open.filter((o) => o.sequence === seq);
     if (current.length > 0) {
-      this.stops.set(position.positionId, {
+      position.restingStop = {
         ids: current.map((o) => o.clientOrderId),
         trigger: current[0]?.triggerPrice ?? this.triggerOf(stopPrice),
         seq,
-      });
+      };
       return;
     }
     if (placeIfMissing) await this.place(position, stopPrice, seq);
@@ -135,9 +132,10 @@ export class RestingStops {
    * run one after another (a modify still pending at the broker would refuse the next); other positions' moves do
    * not wait for them.
    */
-  move(positionId: string, stopPrice: number): Promise<void> {
+  move(position: ProtectedPosition, stopPrice: number): Promise<void> {
+    const { positionId } = position;
     const previous = this.moving.get(positionId) ?? Promise.resolve();
-    const next = previous.then(() => this.modify(positionId, stopPrice));
+    const next = previous.then(() => this.modify(position, stopPrice));
     const settled = next.catch(() => undefined);
     this.moving.set(positionId, settled);
     void settled.then(() => {
@@ -146,8 +144,8 @@ export class RestingStops {
     return next;
   }
 
-  private async modify(positionId: string, stopPrice: number): Promise<void> {
-    const resting = this.stops.get(positionId);
+  private async modify(position: ProtectedPosition, stopPrice: number): Promise<void> {
+    const resting = position.restingStop;
     if (resting === undefined) return;
     const trigger = this.triggerOf(stopPrice);
     if (Math.abs(trigger - resting.trigger) < this.options.tickSize / 2) return;
@@ -176,10 +174,11 @@ export class RestingStops {
    * Resolves with the stop's legs as they settled (any filled part counts towards the exit), or `undefined` when
    * the broker has not confirmed in time: then nothing may be sold yet (the stop could still fill).
    */
-  async release(positionId: string): Promise<Order[] | undefined> {
+  async release(position: ProtectedPosition): Promise<Order[] | undefined> {
+    const { positionId } = position;
     await this.placing.get(positionId)?.catch(() => undefined);
     await this.moving.get(positionId);
-    const resting = this.stops.get(positionId);
+    const resting = position.restingStop;
     if (resting === undefined) return [];
     const legs = await cancelAndSettle(
       this.options.router,
@@ -188,13 +187,8 @@ export class RestingStops {
       this.options.settleTimeoutMs,
     );
     if (legs === undefined) return undefined;
-    this.stops.delete(positionId);
+    position.restingStop = undefined;
     return legs;
-  }
-
-  /** Forgets a position's stop (its trade closed). */
-  forget(positionId: string): void {
-    this.stops.delete(positionId);
   }
 
   stop(): void {

@@ -294,7 +294,7 @@ export class TradingRuntime {
       { tradingDate: (t) => this.options.calendar.tradingDate(t) },
     );
     for (const [tradeId, restored] of trades) {
-      this.exits.adopt(tradeId, restored.trade, restored.exitSeq, true, restored.exitFills);
+      this.exits.restorePosition(tradeId, restored.trade, restored.exitSeq, restored.exitFills);
     }
     for (const accountId of Object.keys(snapshot.accounts)) {
       const account = snapshot.accounts[accountId];
@@ -394,12 +394,6 @@ export class TradingRuntime {
   }
 
   // ---- used by the desks ----------------------------------------------------------------------------------
-
-  /** A filled entry's trade record joins the exits desk (its position is already in the risk manager). */
-  adoptTrade(tradeId: string, trade: TradeOpen): void {
-    this.exits.adopt(tradeId, trade, 0, false);
-    this.scheduleDeadline();
-  }
 
   /** Tracks async work so `idle()` can wait for it; failures become `log` events. */
   track(what: string, task: Promise<unknown>, accountId?: string): void {
