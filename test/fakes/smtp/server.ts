@@ -30,6 +30,8 @@ export interface ReceivedMail {
 export interface AcceptedMail {
   readonly envelope: ReceivedMail['envelope'];
   readonly raw: Buffer;
+  /** epoch ms the DATA ended (a bench's "arrived" time) */
+  readonly acceptedAt: number;
 }
 
 export interface ReceivedAttachment {
@@ -161,12 +163,13 @@ export async function startFakeSmtp(options: FakeSmtpOptions = {}): Promise<Fake
       void (async () => {
         try {
           const raw = await readAll(stream);
+          const acceptedAt = Date.now();
           const envelope = {
             from: session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address,
             to: session.envelope.rcptTo.map((r) => r.address),
           };
           if (parse) messages.push(toReceived(await simpleParser(raw), envelope, raw));
-          accepted.push({ envelope, raw });
+          accepted.push({ envelope, raw, acceptedAt });
           for (const wake of waiters) wake();
           callback(null);
         } catch (err) {

@@ -52,6 +52,8 @@ describe('e-mail channel', () => {
       publicUrl: 'https://app.example.in/',
       operator: OPERATOR,
       maxConnections: 4,
+      // no connection is replaced during these tests, so every session the fake counts is one the pool opened
+      maxMessagesPerConnection: 10_000,
       logger,
     });
   });
