@@ -132,6 +132,15 @@ describe('e-mail channel', () => {
     expect(mail?.attachments[0]?.content.equals(pdf)).toBe(true);
   });
 
+  it('leaves out the unsubscribe header and link when the recipient has no unsubscribe URL', async () => {
+    await channel.deliver(recipient({ unsubscribeUrl: '' }), notice({ outboxId: 46 }));
+    const [mail] = await smtp.waitForMessages(1);
+    expect(mail?.headers.has('list-unsubscribe')).toBe(false);
+    expect(mail?.headers.has('list-unsubscribe-post')).toBe(false);
+    expect(mail?.text).not.toMatch(/unsubscribe/i);
+    expect(mail?.text).toContain(OPERATOR.address);
+  });
+
   it('reports no_address for a recipient without an e-mail and sends nothing', async () => {
     const outcome = await channel.deliver(recipient({ email: '' }), notice());
     expect(outcome).toEqual({ status: 'no_address' });

@@ -131,7 +131,9 @@ export function createEmailChannel(options: EmailChannelOptions): NotificationCh
     message: RenderedNotification,
   ): Promise<DeliveryOutcome> {
     if (recipient.email.trim() === '') return { status: 'no_address' };
-    const unsubscribeUrl = message.essential ? undefined : recipient.unsubscribeUrl;
+    // An empty URL would make an empty `List-Unsubscribe: <>`, which providers treat as a malformed header.
+    const unsubscribeUrl =
+      message.essential || recipient.unsubscribeUrl === '' ? undefined : recipient.unsubscribeUrl;
     const footer: Footer = {
       appUrl: `${publicUrl}${message.path.startsWith('/') ? '' : '/'}${message.path}`,
       legalName: options.operator.legalName,
