@@ -23,6 +23,7 @@ describe('loadConfig', () => {
       simSession: 'always',
       razorpay: undefined,
       smtpUrl: undefined,
+      smtpMaxConnections: 5,
       algoTag: 'OPTIONPILOT',
       logLevel: 'info',
     });
@@ -56,6 +57,8 @@ describe('loadConfig', () => {
     ['ADMIN_EMAIL', 'nope'],
     ['REGISTER_LIMIT_PER_IP', '-1'],
     ['REGISTER_LIMIT_PER_IP', '2.5'],
+    ['SMTP_MAX_CONNECTIONS', '0'],
+    ['SMTP_MAX_CONNECTIONS', 'many'],
   ])('stops on an invalid %s (%s) with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}: `));

@@ -144,7 +144,8 @@ export const envSchema = z.object({
   ENCRYPTION_KEY: optional(base64Key),
   /** E-mail of the admin that `POST /api/init-admin` creates; default admin@<PUBLIC_URL's domain>. */
   ADMIN_EMAIL: optional(z.string().trim().toLowerCase().email('must be an e-mail address')),
-  /** Mail transport for password-reset links, e.g. smtps://user:pass@smtp.example.com. Unset: links are logged (test mode). */
+  /** Mail transport for password-reset links, renewal reminders and notification e-mails, e.g.
+   * smtps://user:pass@smtp.example.com. Unset: no e-mail at all; reset links are logged (test mode). */
   SMTP_URL: optional(url(/^smtps?:$/, 'smtps://user:pass@smtp.example.com:465')),
   /** Mail test mode: with SMTP_URL unset, return password-reset links in the API response (and log them).
    * Default: on unless NODE_ENV=production. Never turn it on for a server strangers can reach: whoever asks for a
@@ -152,7 +153,15 @@ export const envSchema = z.object({
   RESET_LINK_IN_RESPONSE: optional(
     z.enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' }),
   ),
-  /** Sender of outgoing mail. */
+  /** SMTP connections the notification e-mail channel keeps open at once (a pool: a burst of trade notices
+   * reuses them rather than opening one connection per message). Ask your provider what it allows. */
+  SMTP_MAX_CONNECTIONS: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(1, 'must be between 1 and 50')
+    .max(50, 'must be between 1 and 50')
+    .default(5),
+  /** Sender (From header) of every outgoing e-mail: password resets, reminders and notifications. */
   MAIL_FROM: z
     .string()
     .min(3, 'must be an address like "OptionPilot <no-reply@example.com>"')
@@ -312,6 +321,8 @@ export interface Config {
   /** without SMTP, reset links are returned by the API (development/test only; see RESET_LINK_IN_RESPONSE) */
   resetLinkInResponse: boolean;
   mailFrom: string;
+  /** SMTP_MAX_CONNECTIONS: the notification e-mail pool's size */
+  smtpMaxConnections: number;
   feed: string;
   /** the market-data account of a broker feed (FEED_ACCOUNT) */
   feedAccount: string | undefined;
@@ -412,6 +423,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         ? e.NODE_ENV !== 'production'
         : ['true', '1', 'yes'].includes(e.RESET_LINK_IN_RESPONSE)),
     mailFrom: e.MAIL_FROM,
+    smtpMaxConnections: e.SMTP_MAX_CONNECTIONS,
     feed: e.FEED,
     feedAccount: e.FEED_ACCOUNT?.toLowerCase(),
     simSpeed: e.SIM_SPEED,
