@@ -221,6 +221,22 @@ describe.each(testDialects())('the notification sender on %s', (dialect) => {
     ]);
   });
 
+  it('fails a row whose event this version does not know, without calling the channel', async () => {
+    const { db, clock, userId } = await setup();
+    await db('notification_outbox').insert({
+      event: 'test',
+      user_id: userId,
+      payload: '{}',
+      dedupe_key: 'test:left-behind',
+      status: 'pending',
+      created_at: clock.now(),
+    });
+    const email = fakeChannel('email');
+    await sender(db, clock, [email]).drainOnce();
+    expect(email.calls).toHaveLength(0);
+    expect(await deliveries(db)).toMatchObject([{ status: 'failed', last_error: 'unknown event test' }]);
+  });
+
   it('sends each notice at most once per channel when two senders drain one database at the same time', async () => {
     const { db, clock, userId } = await setup();
     for (let i = 1; i <= 12; i += 1) await recordNotice(db, notice(userId, String(i)), clock.now());

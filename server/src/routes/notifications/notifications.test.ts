@@ -2,6 +2,7 @@
 // signed unsubscribe link, and the admin's deliveries list and test send.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDialects } from '../../db/testing';
 import { recordNotice } from '../../notifications/outbox';
 import { createUnsubscribeLinks, UNSUBSCRIBE_TOKEN_DAYS } from '../../notifications/unsubscribe';
 import type {
@@ -19,7 +20,7 @@ interface NotificationEventRow {
   channels: Record<string, { enabled: boolean; locked: boolean }>;
 }
 
-describe('notification routes', () => {
+describe.each(testDialects())('notification routes on %s', (dialect) => {
   let t: TestServer;
   let admin: Caller;
   let trader: Caller;
@@ -41,7 +42,7 @@ describe('notification routes', () => {
   };
 
   beforeAll(async () => {
-    t = await startTestServer({ overrides: { notificationChannels: [email, telegram] } });
+    t = await startTestServer({ dialect, overrides: { notificationChannels: [email, telegram] } });
     admin = await signInFirstAdmin(t);
     trader = await registerTrader(t, 'notify');
   });
