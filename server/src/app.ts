@@ -31,6 +31,11 @@ import { startSubscriptionJobs } from './subscriptions/expiry';
 import { createTradingService, type TradingServiceOptions } from './trading/service';
 import { keepDemoAccount } from './demo/account';
 import { webApp } from './web';
+import { buildChannels } from './notifications/channels';
+import { renderNotice } from './notifications/render';
+import { createNotificationSender } from './notifications/sender';
+import type { NotificationChannel } from './notifications/types';
+import { createUnsubscribeLinks } from './notifications/unsubscribe';
 
 const RAZORPAY_API = 'https://api.razorpay.com';
 const RAZORPAY_TELEMETRY = 'https://lumberjack.razorpay.com';
@@ -108,6 +113,8 @@ export interface StartOverrides {
   mailer?: Mailer | null;
   /** the trading service's feed and clocks (tests drive a scripted feed on a virtual clock) */
   trading?: Pick<TradingServiceOptions, 'feed' | 'scheduler' | 'realtime'>;
+  /** the notification channels instead of the configured ones (tests pass fakes) */
+  notificationChannels?: NotificationChannel[];
 }
 
 export interface RunningServer {
@@ -164,18 +171,31 @@ export async function startServer(config: Config, overrides: StartOverrides = {}
     brokers,
     ...overrides.trading,
   });
+  const jwtKey = loadOrCreateJwtKey(config.dataDir, config.jwtSecret);
+  const unsubscribe = createUnsubscribeLinks(jwtKey, clock, config.publicUrl);
+  // Delivery runs beside the server, never inside a request or the engine: a dead channel cannot slow an order.
+  const notifications = createNotificationSender({
+    db: db.knex,
+    logger,
+    clock,
+    channels: overrides.notificationChannels ?? buildChannels(config, { db: db.knex, logger, clock }),
+    render: (notice) => renderNotice({ db, config }, notice),
+    unsubscribeUrlFor: unsubscribe.unsubscribeUrlFor,
+  });
   const deps: Deps = {
     config,
     logger,
     db,
     clock,
     passwords: createPasswordHasher(),
-    tokens: createTokenService(loadOrCreateJwtKey(config.dataDir, config.jwtSecret), clock),
+    tokens: createTokenService(jwtKey, clock),
     limiter: overrides.limiter ?? createMemoryRateLimiter(clock),
     mailer,
     health,
     realtime,
     trading,
+    notifications,
+    unsubscribe,
   };
 
   const paymentGateway = createPaymentGateway(config);
@@ -200,6 +220,7 @@ export async function startServer(config: Config, overrides: StartOverrides = {}
     (closing ??= (async () => {
       // The engine finishes its in-flight writes (and saves open positions' stops) while the database is open.
       await trading.stop();
+      await notifications.stop();
       // io.close() disconnects every socket and closes the http server; idle keep-alive connections would
       // otherwise hold the close open.
       await new Promise<void>((resolve) => {
@@ -214,6 +235,8 @@ export async function startServer(config: Config, overrides: StartOverrides = {}
     // Before the engine starts, so its first signal already finds the demo account (or its bot already off).
     await keepDemoAccount({ deps });
     await trading.start();
+    // After the engine: notices recorded before a crash go out now, once.
+    notifications.start();
   } catch (err) {
     await close();
     throw err;

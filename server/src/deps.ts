@@ -11,6 +11,8 @@ import type { Mailer } from './mail/mailer';
 import type { HealthRegistry } from './health/registry';
 import type { Realtime } from './realtime/publisher';
 import type { TradingService } from './trading/api';
+import type { NotificationSender } from './notifications/sender';
+import type { UnsubscribeLinks } from './notifications/unsubscribe';
 
 export interface Deps {
   config: Config;
@@ -26,6 +28,13 @@ export interface Deps {
   realtime: Realtime;
   /** the engine inside the server: market data, bot status, controls reload (started by startServer) */
   trading: TradingService;
+  /**
+   * the notification sender (started by startServer): code that recorded a notice calls `wake()` after its
+   * transaction committed (never awaited); the admin page's test send and channel list
+   */
+  notifications: NotificationSender;
+  /** signed one-click unsubscribe links of notification e-mails */
+  unsubscribe: UnsubscribeLinks;
 }
 
 /** Who a request or socket acts as. */

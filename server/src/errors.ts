@@ -49,6 +49,10 @@ export const ERROR_CATALOGUE = {
     status: 409,
     message: 'Connect your broker (a valid session for today) before switching to Live.',
   },
+  notification_channel_unavailable: {
+    status: 409,
+    message: 'This notification channel is not set up on this server.',
+  },
   internal: { status: 500, message: 'Something went wrong on our side.' },
   service_unavailable: { status: 503, message: 'The service is temporarily unavailable.' },
 } as const satisfies Record<string, { status: number; message: string }>;

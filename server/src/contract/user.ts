@@ -81,7 +81,9 @@ export type TradingSettingsRequest = z.infer<typeof tradingSettingsSchema>;
 
 /**
  * `GET/PUT /api/user/settings` (the Settings tab). The first version's "risk level" is gone: nothing ever read it
- * (issue 18); a client that still sends `riskLevel` has it ignored.
+ * (issue 18); a client that still sends `riskLevel` has it ignored. So are the four notification switches: the
+ * per-event × per-channel table of `GET/PUT /api/user/notifications` replaced them (issue 20), and a client that
+ * still sends `notifications` has it ignored.
  */
 export interface UserSettingsDto {
   autoTrading: boolean;
@@ -89,12 +91,6 @@ export interface UserSettingsDto {
   maxDailyLoss: number;
   tradingHoursStart: string;
   tradingHoursEnd: string;
-  notifications: {
-    push: boolean;
-    tradeExecution: boolean;
-    pnlUpdates: boolean;
-    systemAlerts: boolean;
-  };
 }
 
 const hhmm = (field: string) =>
@@ -112,12 +108,6 @@ export const userSettingsSchema = z
       .max(1_000_000, 'maxDailyLoss must be at most ₹10,00,000'),
     tradingHoursStart: hhmm('tradingHoursStart'),
     tradingHoursEnd: hhmm('tradingHoursEnd'),
-    notifications: z.object({
-      push: z.boolean({ error: 'notifications.push must be true or false' }),
-      tradeExecution: z.boolean({ error: 'notifications.tradeExecution must be true or false' }),
-      pnlUpdates: z.boolean({ error: 'notifications.pnlUpdates must be true or false' }),
-      systemAlerts: z.boolean({ error: 'notifications.systemAlerts must be true or false' }),
-    }),
   })
   .refine((s) => s.tradingHoursStart < s.tradingHoursEnd, {
     message: 'tradingHoursEnd must be after tradingHoursStart',

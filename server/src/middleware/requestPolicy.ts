@@ -8,6 +8,7 @@ import type { Middleware } from 'koa';
 import type { Router } from '@koa/router';
 import { AppError } from '../errors';
 import type { AppState } from './context';
+import { UNSUBSCRIBE_PATH } from '../notifications/unsubscribe';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -27,6 +28,11 @@ export function requireJsonBody(): Middleware<AppState> {
       throw new AppError('unsupported_media_type', {
         message: `Content-Encoding ${encoding.slice(0, 40)} is not accepted: send the JSON body uncompressed.`,
       });
+    }
+    // RFC 8058 one-click unsubscribe: mail clients POST `List-Unsubscribe=One-Click` as a form; the route reads
+    // only its query string, and the body parser (JSON only) leaves the form unread.
+    if (ctx.path === UNSUBSCRIBE_PATH && ctx.is('application/x-www-form-urlencoded', 'multipart/form-data')) {
+      return next();
     }
     // Images are the one other body: QR codes and payment screenshots are uploaded as the file itself.
     if (!ctx.is('application/json', '+json', 'image/*', 'application/octet-stream')) {

@@ -8,12 +8,6 @@ export function presentUserSettings(row: UserSettingsRow): UserSettingsDto {
     maxDailyLoss: Math.round(row.max_daily_loss_paise / 100),
     tradingHoursStart: row.trading_start,
     tradingHoursEnd: row.trading_end,
-    notifications: {
-      push: row.notify_push,
-      tradeExecution: row.notify_trade_execution,
-      pnlUpdates: row.notify_pnl_updates,
-      systemAlerts: row.notify_system_alerts,
-    },
   };
 }
 

@@ -62,6 +62,8 @@ describe('admin authorization matrix', () => {
       'POST /api/admin/create-test-user',
       'POST /api/admin/test-fyers',
       'POST /api/admin/force-broker-disconnect',
+      'GET /api/admin/notifications/deliveries',
+      'POST /api/admin/notifications/test',
     ])
       expect(keys, key).toContain(key);
     expect(routes.length).toBeGreaterThan(30);

@@ -10,6 +10,7 @@ import type { BrokerLookup } from '../../services/admin/brokers';
 import { createLagMonitor } from '../../services/admin/systemHealth';
 import { registerBrokerRoutes } from './brokers';
 import { registerCatalogRoutes } from './catalog';
+import { registerNotificationRoutes } from './notifications';
 import { registerOverviewRoutes } from './overview';
 import { registerPaymentRoutes } from './payments';
 import { registerUserRoutes } from './users';
@@ -38,5 +39,6 @@ export function adminRouter(deps: Deps, options: AdminRouterOptions): Router<App
   registerPaymentRoutes(router, env);
   registerBrokerRoutes(router, env);
   registerCatalogRoutes(router, env);
+  registerNotificationRoutes(router, env);
   return router;
 }

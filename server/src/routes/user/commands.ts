@@ -55,10 +55,6 @@ export async function updateUserSettings(props: {
       max_daily_loss_paise: rupeesToPaise(input.maxDailyLoss),
       trading_start: input.tradingHoursStart,
       trading_end: input.tradingHoursEnd,
-      notify_push: input.notifications.push,
-      notify_trade_execution: input.notifications.tradeExecution,
-      notify_pnl_updates: input.notifications.pnlUpdates,
-      notify_system_alerts: input.notifications.systemAlerts,
     },
     deps.clock.now(),
   );

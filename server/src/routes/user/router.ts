@@ -7,6 +7,7 @@ import type {
   BrokerConnectionDto,
   BrokerSaveResponse,
   SubscriptionDto,
+  NotificationSettingsDto,
   TradeDto,
   TradingSettingsDto,
   UserSettingsDto,
@@ -30,10 +31,12 @@ import { presentTrade } from '../../presenters/trade';
 import { presentTradingSettings, presentUserSettings } from '../../presenters/settings';
 import { brokerSummaryOf, presentUser } from '../../presenters/user';
 import { canOnOwnRecord } from './access';
+import { notificationSettingsFor, updateNotificationSettings } from '../../notifications/settingsService';
 import { saveBroker, setBotSwitch, updateTradingSettings, updateUserSettings } from './commands';
 import {
   botSwitchSchema,
   brokerCredentialsSchema,
+  notificationSettingsSchema,
   parseQuery,
   tradesQuerySchema,
   tradingSettingsSchema,
@@ -134,6 +137,31 @@ export function userRouter(deps: Deps, hooks: TradingHooks): Router<AppState> {
     withBody(userSettingsSchema, async (ctx, input) => {
       const row = await updateUserSettings({ deps, hooks, userId: authOf(ctx).user.id, input });
       const body: UserSettingsDto = presentUserSettings(row);
+      ctx.body = body;
+    }),
+  );
+
+  // The per-event × per-channel table: trader events, admin events too for an admin; the server enforces it.
+  router.get('/notifications', ...own, async (ctx) => {
+    const body: NotificationSettingsDto = await notificationSettingsFor({
+      db: deps.db.knex,
+      user: authOf(ctx).user,
+      available: deps.notifications.channelNames,
+    });
+    ctx.body = body;
+  });
+
+  router.put(
+    '/notifications',
+    ...ownWrite,
+    withBody(notificationSettingsSchema, async (ctx, input) => {
+      const body: NotificationSettingsDto = await updateNotificationSettings({
+        db: deps.db.knex,
+        user: authOf(ctx).user,
+        input,
+        available: deps.notifications.channelNames,
+        now: deps.clock.now(),
+      });
       ctx.body = body;
     }),
   );

@@ -6,6 +6,7 @@ import { validationError } from '../../errors';
 export {
   botSwitchSchema,
   brokerCredentialsSchema,
+  notificationSettingsSchema,
   tradingSettingsSchema,
   userSettingsSchema,
 } from '../../contract';

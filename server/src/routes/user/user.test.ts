@@ -418,7 +418,6 @@ describe.each(testDialects())('user API (%s)', (dialect) => {
       maxDailyLoss: 7500,
       tradingHoursStart: '09:30',
       tradingHoursEnd: '14:45',
-      notifications: { push: false, tradeExecution: true, pnlUpdates: false, systemAlerts: true },
     };
 
     it('creates the spec defaults on first read', async () => {
@@ -429,7 +428,6 @@ describe.each(testDialects())('user API (%s)', (dialect) => {
         maxDailyLoss: 5000,
         tradingHoursStart: '09:15',
         tradingHoursEnd: '15:30',
-        notifications: { push: true, tradeExecution: true, pnlUpdates: true, systemAlerts: true },
       });
     });
 
@@ -458,6 +456,17 @@ describe.each(testDialects())('user API (%s)', (dialect) => {
       expect(after.risk_level).toBe(before.risk_level);
     });
 
+    it('ignores the old notification switches: the per-event table replaced them', async () => {
+      const put = await t.request('PUT', '/api/user/settings', {
+        token: alice.token,
+        body: { ...valid, notifications: { push: false, tradeExecution: false } },
+      });
+      expect(put.status).toBe(200);
+      expect(put.json).toEqual(valid);
+      const prefs = await db()('notification_preferences').where({ user_id: alice.id });
+      expect(prefs).toEqual([]);
+    });
+
     it.each([
       [{ maxDailyLoss: 499 }, 'maxDailyLoss'],
       [{ maxDailyLoss: 1_000_001 }, 'maxDailyLoss'],
@@ -466,7 +475,6 @@ describe.each(testDialects())('user API (%s)', (dialect) => {
       [{ tradingHoursEnd: '24:00' }, 'tradingHoursEnd'],
       [{ tradingHoursStart: '15:00', tradingHoursEnd: '10:00' }, 'tradingHoursEnd'],
       [{ autoTrading: 'on' }, 'autoTrading'],
-      [{ notifications: { ...valid.notifications, push: 'x' } }, 'notifications.push'],
     ])('refuses %j with 400 naming %s', async (partial, field) => {
       const res = await t.request('PUT', '/api/user/settings', {
         token: bob.token,

@@ -3,6 +3,7 @@ import type { ComponentType } from 'react';
 import type { AdminSection } from './adminSections';
 import { BrokersPage } from './brokers/BrokersPage';
 import { MessagesPage } from './messages/MessagesPage';
+import { NotificationsPage } from './notifications/NotificationsPage';
 import { PaymentsPage } from './payments/PaymentsPage';
 import { RevenuePage } from './revenue/RevenuePage';
 import { StrategiesPage } from './strategies/StrategiesPage';
@@ -19,6 +20,7 @@ export const ADMIN_PAGES: Record<string, ComponentType> = {
   subscriptions: SubscriptionsPage,
   strategies: StrategiesPage,
   messages: MessagesPage,
+  notifications: NotificationsPage,
 };
 
 export function AdminSectionPage({ section }: { section: AdminSection }) {

@@ -27,4 +27,9 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
   { path: 'subscriptions', label: 'Subscriptions', summary: 'Plans, offers and the payment gateway.' },
   { path: 'strategies', label: 'Strategies', summary: 'The strategy list and its parameters.' },
   { path: 'messages', label: 'Messages', summary: 'Contact messages from the landing page.' },
+  {
+    path: 'notifications',
+    label: 'Notifications',
+    summary: 'Recent e-mail, Telegram and push deliveries, and a test send per channel.',
+  },
 ];

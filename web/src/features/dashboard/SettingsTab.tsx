@@ -1,6 +1,7 @@
-// Settings tab (spec §2): Trading Configuration and Notifications, persisted per user (decisions.md) through
-// GET/PUT /api/user/settings. Both cards edit one settings object; each Save sends all of it, validated with the
-// server's own schema first so field messages match. The spec's "risk level" is not offered: nothing in the
+// Settings tab (spec §2): Trading Configuration, persisted per user (decisions.md) through GET/PUT
+// /api/user/settings, validated with the server's own schema first so field messages match; and Notifications, the
+// per-event × per-channel table of GET/PUT /api/user/notifications (NotificationsCard, issue 20), which replaced
+// the four switches nothing read. The spec's "risk level" is not offered: nothing in the
 // product could honour it (issue 18), and a setting that does nothing is not shown.
 import { useEffect, useState } from 'react';
 import {
@@ -23,11 +24,12 @@ import { useLiveStore } from '../../live/stores';
 import { toastError, toastSuccess } from '../../lib/toast';
 import { tradingHoursNote } from '../session/sessionText';
 import { dashboardApi } from './dashboardApi';
+import { NotificationsCard } from './notifications/NotificationsCard';
 import { useApiData } from './useApiData';
 
 type FieldErrors = Record<string, string>;
 
-/** The dotted path of a zod issue or a server `field`, e.g. "notifications.push". */
+/** The dotted path of a zod issue or a server `field`, e.g. "tradingHoursEnd". */
 function keyOf(path: ReadonlyArray<PropertyKey>): string {
   return path.map(String).join('.');
 }
@@ -36,7 +38,7 @@ export function SettingsTab() {
   const loaded = useApiData(dashboardApi.settings);
   const [form, setForm] = useState<UserSettingsDto | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [saving, setSaving] = useState<'trading' | 'notifications' | null>(null);
+  const [saving, setSaving] = useState(false);
   // The strategy's trading day (live: an admin's square-off change shows at once), to say what the hours do.
   const session = useLiveStore((s) => s.strategy?.session);
 
@@ -60,10 +62,8 @@ export function SettingsTab() {
   }
 
   const update = (patch: Partial<UserSettingsDto>) => setForm({ ...form, ...patch });
-  const updateNotifications = (patch: Partial<UserSettingsDto['notifications']>) =>
-    setForm({ ...form, notifications: { ...form.notifications, ...patch } });
 
-  const save = async (which: 'trading' | 'notifications') => {
+  const save = async () => {
     const parsed = userSettingsSchema.safeParse(form);
     if (!parsed.success) {
       const next: FieldErrors = {};
@@ -73,19 +73,16 @@ export function SettingsTab() {
       return;
     }
     setErrors({});
-    setSaving(which);
+    setSaving(true);
     try {
       const saved = await dashboardApi.saveSettings(parsed.data);
       loaded.setData(saved);
-      toastSuccess(
-        'Settings saved',
-        which === 'trading' ? 'Trading configuration updated.' : 'Notifications updated.',
-      );
+      toastSuccess('Settings saved', 'Trading configuration updated.');
     } catch (err) {
       if (err instanceof ApiError && err.field) setErrors({ [err.field]: err.message });
       toastError('Error', errorMessage(err, 'Failed to save settings'));
     } finally {
-      setSaving(null);
+      setSaving(false);
     }
   };
 
@@ -139,58 +136,13 @@ export function SettingsTab() {
             </Text>
           )}
           <Group justify="flex-end">
-            <Button
-              onClick={() => void save('trading')}
-              loading={saving === 'trading'}
-              disabled={saving !== null}
-            >
+            <Button onClick={() => void save()} loading={saving} disabled={saving}>
               Save Trading Configuration
             </Button>
           </Group>
         </Stack>
       </Card>
-      <Card withBorder padding="lg">
-        <Title order={4} mb="sm">
-          Notifications
-        </Title>
-        <Stack gap="sm">
-          <Switch
-            label="Push notifications"
-            checked={form.notifications.push}
-            onChange={(e) => updateNotifications({ push: e.currentTarget.checked })}
-          />
-          <Text size="sm" c="dimmed">
-            Notify me about
-          </Text>
-          <Switch
-            label="Trade execution alerts"
-            checked={form.notifications.tradeExecution}
-            disabled={!form.notifications.push}
-            onChange={(e) => updateNotifications({ tradeExecution: e.currentTarget.checked })}
-          />
-          <Switch
-            label="P&L updates"
-            checked={form.notifications.pnlUpdates}
-            disabled={!form.notifications.push}
-            onChange={(e) => updateNotifications({ pnlUpdates: e.currentTarget.checked })}
-          />
-          <Switch
-            label="System alerts"
-            checked={form.notifications.systemAlerts}
-            disabled={!form.notifications.push}
-            onChange={(e) => updateNotifications({ systemAlerts: e.currentTarget.checked })}
-          />
-          <Group justify="flex-end">
-            <Button
-              onClick={() => void save('notifications')}
-              loading={saving === 'notifications'}
-              disabled={saving !== null}
-            >
-              Save Notifications
-            </Button>
-          </Group>
-        </Stack>
-      </Card>
+      <NotificationsCard />
     </SimpleGrid>
   );
 }
