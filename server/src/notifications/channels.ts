@@ -5,6 +5,7 @@ import type { Config } from '../config';
 import type { Db } from '../db';
 import type { Logger } from '../logger';
 import type { Clock } from '../clock';
+import { emailChannelFromConfig } from './channels/email';
 import type { NotificationChannel } from './types';
 
 /** What a channel may need to build itself. */
@@ -16,7 +17,6 @@ export interface ChannelDeps {
 
 /** The configured channels, in the order the settings table shows them. */
 export function buildChannels(config: Config, deps: ChannelDeps): NotificationChannel[] {
-  void config;
-  void deps;
-  return [];
+  const channels = [emailChannelFromConfig(config, deps.logger)];
+  return channels.filter((channel): channel is NotificationChannel => channel !== null);
 }
