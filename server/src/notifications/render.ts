@@ -2,6 +2,7 @@
 // path it links to, and whether the user may turn it off. Figures come from the payload recorded with the fact
 // (paise, epoch ms), so a notice sent late still says what happened then; rupees use Indian grouping and times
 // are shown in IST. Only a payment receipt reads the database again: for its GST invoice PDF.
+import { istMidnight, isValidDate, toIstParts } from '@optionpilot/engine';
 import { formatPaise } from '@optionpilot/engine/money';
 import type { Config } from '../config';
 import { findInvoice, findInvoiceByPayment, type Database } from '../db';
@@ -69,13 +70,14 @@ const IST_DATE_TIME = new Intl.DateTimeFormat('en-IN', {
   minute: '2-digit',
   hour12: true,
 });
-const IST_DATE = new Intl.DateTimeFormat('en-IN', {
-  timeZone: 'Asia/Kolkata',
-  weekday: 'short',
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-});
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** An IST calendar date as "Wed 7 Jan 2026" (built by hand: ICU versions differ in their commas). */
+function istDay(ms: number): string {
+  const p = toIstParts(ms);
+  return `${WEEKDAYS[p.weekday]} ${p.day} ${MONTHS[p.month - 1]} ${p.year}`;
+}
 
 /** An instant as IST wall-clock time: "25 Nov 2026, 3:35 pm IST". */
 export function istTime(ms: number): string {
@@ -112,10 +114,9 @@ class PayloadReader {
   }
   date(key: string): string {
     const value = this.payload[key];
-    if (typeof value === 'number') return IST_DATE.format(value);
+    if (typeof value === 'number') return istDay(value);
     // A trading date as recorded (YYYY-MM-DD, IST): noon IST keeps it on that date.
-    if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value))
-      return IST_DATE.format(Date.parse(`${value}T12:00:00+05:30`));
+    if (typeof value === 'string' && isValidDate(value)) return istDay(istMidnight(value));
     return '—';
   }
 }
@@ -198,7 +199,7 @@ const RENDERERS: Record<NotificationEvent, (p: PayloadReader, row: NoticeRow) =>
       ['Account', p.text('accountName')],
       ['Session valid until', p.time('expiresAt')],
     ],
-    path: '/broker',
+    path: '/dashboard',
     action: 'Reconnect the broker',
   }),
   order_rejected: (p) =>
@@ -209,7 +210,7 @@ const RENDERERS: Record<NotificationEvent, (p: PayloadReader, row: NoticeRow) =>
             `${p.text('broker')} answered that this server's IP address is not allowed for your account. Live orders cannot be placed until the address is registered with the broker.`,
             ['Since', p.time('at')],
           ],
-          path: '/broker',
+          path: '/dashboard',
           action: 'Open broker settings',
         }
       : {
