@@ -124,6 +124,30 @@ describe('renderNotice', () => {
     });
   });
 
+  it('names brokers by their display names in the reconnect, IP and rejection notices', async () => {
+    const session = await render('broker_session_expired', {
+      broker: 'angelone',
+      accountName: 'Asha R',
+      expiresAt: Date.UTC(2026, 0, 7, 0, 30),
+      date: '2026-01-07',
+    });
+    expect(session.title).toBe('Reconnect Angel One before the market opens');
+    expect(session.text).toMatch(/Session valid until: 7 Jan 2026, 6:00\s?am IST/i);
+    const ip = await render('order_rejected', { kind: 'ip_not_allowed', broker: 'zerodha', at: AT });
+    expect(ip.title).toBe("Zerodha refused orders from this server's IP address");
+    const rejected = await render('order_rejected', {
+      kind: 'rejected',
+      broker: 'paper',
+      side: 'SELL',
+      quantity: 75,
+      symbol: 'NIFTY13JAN2624000PE',
+      reason: 'Insufficient margin',
+      at: AT,
+    });
+    expect(rejected.title).toBe('Order rejected: SELL 75 NIFTY13JAN2624000PE');
+    expect(rejected.text).toContain('Reason: Insufficient margin');
+  });
+
   it('a figure missing from the payload shows a dash instead of failing the notice', async () => {
     const message = await render('refund_issued', { amountPaise: 1.5, paymentId: 9 });
     expect(message.title).toBe('Refund issued: —');

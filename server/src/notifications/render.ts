@@ -5,6 +5,7 @@
 import { istMidnight, isValidDate, toIstParts } from '@optionpilot/engine';
 import { formatPaise } from '@optionpilot/engine/money';
 import type { Config } from '../config';
+import { BROKER_LABELS } from '../contract';
 import { findInvoice, findInvoiceByPayment, type Database } from '../db';
 import { renderInvoicePdf } from '../invoices/pdf';
 import type { NotificationPayload } from './outbox';
@@ -94,6 +95,11 @@ class PayloadReader {
   number(key: string): number | null {
     const value = this.payload[key];
     return typeof value === 'number' && Number.isFinite(value) ? value : null;
+  }
+  /** a broker type as its display name ("angelone" → "Angel One"); anything else (paper) as stored */
+  broker(key: string): string {
+    const value = this.text(key);
+    return (BROKER_LABELS as Readonly<Record<string, string>>)[value] ?? value;
   }
   flag(key: string): boolean {
     return this.payload[key] === true;
@@ -193,9 +199,9 @@ const RENDERERS: Record<NotificationEvent, (p: PayloadReader, row: NoticeRow) =>
     action: 'Open the dashboard',
   }),
   broker_session_expired: (p) => ({
-    title: `Reconnect ${p.text('broker')} before the market opens`,
+    title: `Reconnect ${p.broker('broker')} before the market opens`,
     lines: [
-      `Your ${p.text('broker')} session has expired or ends before today's open (${p.date('date')}). Live trades cannot be placed until you log in to the broker again.`,
+      `Your ${p.broker('broker')} session has expired or ends before today's open (${p.date('date')}). Live trades cannot be placed until you log in to the broker again.`,
       ['Account', p.text('accountName')],
       ['Session valid until', p.time('expiresAt')],
     ],
@@ -205,9 +211,9 @@ const RENDERERS: Record<NotificationEvent, (p: PayloadReader, row: NoticeRow) =>
   order_rejected: (p) =>
     p.text('kind') === 'ip_not_allowed'
       ? {
-          title: `${p.text('broker')} refused orders from this server's IP address`,
+          title: `${p.broker('broker')} refused orders from this server's IP address`,
           lines: [
-            `${p.text('broker')} answered that this server's IP address is not allowed for your account. Live orders cannot be placed until the address is registered with the broker.`,
+            `${p.broker('broker')} answered that this server's IP address is not allowed for your account. Live orders cannot be placed until the address is registered with the broker.`,
             ['Since', p.time('at')],
           ],
           path: '/dashboard',
@@ -216,7 +222,7 @@ const RENDERERS: Record<NotificationEvent, (p: PayloadReader, row: NoticeRow) =>
       : {
           title: `Order rejected: ${p.text('side')} ${p.text('quantity')} ${p.text('symbol')}`,
           lines: [
-            `${p.text('broker')} rejected an order.`,
+            `${p.broker('broker')} rejected an order.`,
             ['Order', `${p.text('side')} ${p.text('quantity')} ${p.text('symbol')}`],
             ['Reason', p.text('reason')],
             ['At', p.time('at')],
@@ -282,9 +288,9 @@ const RENDERERS: Record<NotificationEvent, (p: PayloadReader, row: NoticeRow) =>
     action: 'Open the admin page',
   }),
   broker_errors: (p) => ({
-    title: `${p.text('broker')}: ${p.text('count')} errors in ${p.text('windowMinutes')} minutes`,
+    title: `${p.broker('broker')}: ${p.text('count')} errors in ${p.text('windowMinutes')} minutes`,
     lines: [
-      `${p.text('broker')} returned ${p.text('count')} errors within ${p.text('windowMinutes')} minutes.`,
+      `${p.broker('broker')} returned ${p.text('count')} errors within ${p.text('windowMinutes')} minutes.`,
       ['From', p.time('windowStart')],
       ['Last error', p.text('lastError')],
     ],
