@@ -4,7 +4,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createManualClock } from '../clock';
 import { loadConfig } from '../config';
-import { createLogger } from '../logger';
 import { insertUser, updateUser, type Database } from '../db';
 import { testDialects, useTestDatabase } from '../db/testing';
 import { renderNotice } from '../notifications/render';
@@ -33,7 +32,6 @@ describe.each(testDialects())('recordDueReminders (%s)', (dialect) => {
   const deps = () => ({
     db: { knex: knex() } as unknown as Database,
     clock,
-    logger: createLogger({ level: 'silent' }),
     realtime: { toAdmins: () => undefined } as never,
   });
   let n = 0;

@@ -11,7 +11,7 @@ import type { Db, LogRow } from '../db';
 import { recordNotice } from '../notifications/outbox';
 import { announceAudit, recordAudit } from '../services/audit';
 
-type ReminderDeps = Pick<Deps, 'db' | 'clock' | 'logger' | 'realtime'>;
+type ReminderDeps = Pick<Deps, 'db' | 'clock' | 'realtime'>;
 
 const DAY = 86_400_000;
 
@@ -27,8 +27,6 @@ export function reminderDue(msLeft: number): ReminderKind | null {
 
 interface DueRow {
   id: number;
-  email: string;
-  first_name: string;
   subscription_end_at: number | string;
 }
 
@@ -56,7 +54,7 @@ export async function recordDueReminders(props: { deps: ReminderDeps }): Promise
     .where({ subscription_status: 'active' })
     .where('subscription_end_at', '>', now)
     .where('subscription_end_at', '<=', now + 3 * DAY)
-    .select('id', 'email', 'first_name', 'subscription_end_at')) as DueRow[];
+    .select('id', 'subscription_end_at')) as DueRow[];
   const logs: LogRow[] = [];
   for (const user of due) {
     const endAt = Number(user.subscription_end_at);
