@@ -27,6 +27,7 @@ import { brokerRegistryFromConfig, type BrokerRegistry } from './brokers/registr
 import { apiNotFound, apiRouter } from './routes';
 import { createPaymentGateway, type PaymentGateway } from './payments/gateway';
 import { startOrderReconciliation } from './payments/reconcile';
+import { startNotificationSchedule } from './notifications/schedule';
 import { startSubscriptionJobs } from './subscriptions/expiry';
 import { createTradingService, type TradingServiceOptions } from './trading/service';
 import { keepDemoAccount } from './demo/account';
@@ -249,8 +250,15 @@ export async function startServer(config: Config, overrides: StartOverrides = {}
     gateway: paymentGateway,
     onUserChanged: (id) => trading.onUserChanged(id),
   });
+  // The daily summary (15:35 IST) and broker-session check (08:45 IST), caught up at start like the jobs above.
+  const stopNotificationSchedule = startNotificationSchedule({
+    db: deps.db.knex,
+    clock: deps.clock,
+    logger: deps.logger,
+  });
   const stopServer = close;
   const closeAll = () => {
+    stopNotificationSchedule();
     subscriptionJobs.stop();
     reconciliation.stop();
     return stopServer();

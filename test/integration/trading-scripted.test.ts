@@ -184,6 +184,8 @@ describe('trading loop on a scripted feed', () => {
     const dir = dataDir();
     const first = await startHarness(dir, T0 - 1_000, 100);
     const trader = await addUser(first, 'trader', true);
+    const admin = await addUser(first, 'ops', false);
+    await first.server.deps.db.knex('users').where({ id: admin }).update({ is_admin: true });
     await callSetup(first);
     // +25 points: the stop moves to cost and trails the high by 20 → 105.
     await first.premium(125);
@@ -213,5 +215,17 @@ describe('trading loop on a scripted feed', () => {
       exit_price_paise: 10_395,
     });
     expect(second.server.deps.trading.openPositions()).toEqual([]);
+
+    // Notices: the trader's open and close, through the runtime's own writes; the admins' restart with a position.
+    const events = async (userId: number) =>
+      (
+        (await second.server.deps.db
+          .knex('notification_outbox')
+          .where({ user_id: userId })
+          .orderBy('id')
+          .select('event')) as Array<{ event: string }>
+      ).map((r) => r.event);
+    expect(await events(trader)).toEqual(['trade_opened', 'trade_closed']);
+    await expect.poll(() => events(admin)).toEqual(['restart_with_open_positions']);
   });
 });

@@ -17,6 +17,7 @@ import {
   type UserRow,
 } from '../db';
 import { issueInvoice } from '../invoices/issue';
+import { recordNotice } from '../notifications/outbox';
 import { taxableOfInclusive } from '../invoices/tax';
 import { recordAudit } from '../services/audit';
 import { offerDiscountPaise, priceOf } from './pricing';
@@ -155,6 +156,25 @@ export async function recordVerifiedPayment(input: RecordPaymentInput): Promise<
       },
     },
   });
+  // The receipt goes out through the notification outbox, committed or rolled back with the payment.
+  await recordNotice(
+    trx,
+    {
+      event: 'payment_received',
+      userId,
+      factKey: String(payment.id),
+      payload: {
+        paymentId: payment.id,
+        amountPaise,
+        planName: plan.name,
+        paidAt,
+        endsAt: activation.subscription.ends_at,
+        invoiceId: invoice.id,
+        invoiceNumber: invoice.number,
+      },
+    },
+    now,
+  );
   return {
     payment,
     subscription: activation.subscription,

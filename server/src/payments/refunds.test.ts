@@ -81,6 +81,22 @@ describe.each(testDialects())('refunds in payment test mode (%s)', (dialect) => 
     });
     const again = await refund(paymentId, { amountPaise: 1, reason: 'Again', endAction: 'keep' });
     expect(again.status).toBe(409);
+    // One receipt for the payment and one notice per processed refund, each naming its credit note.
+    const notices = (await knex('notification_outbox')
+      .where({ user_id: trader.id })
+      .orderBy('id')
+      .select('event', 'payload')) as Array<{ event: string; payload: string }>;
+    expect(notices.map((n) => [n.event, JSON.parse(n.payload) as unknown])).toEqual([
+      ['payment_received', expect.objectContaining({ paymentId, amountPaise: 589_882 })],
+      [
+        'refund_issued',
+        expect.objectContaining({ paymentId, amountPaise: 100_000, creditNoteNumber: noteOf(first).number }),
+      ],
+      [
+        'refund_issued',
+        expect.objectContaining({ paymentId, amountPaise: 489_882, creditNoteNumber: noteOf(rest).number }),
+      ],
+    ]);
   });
 
   it('serves the credit note PDF to the buyer and admins only', async () => {

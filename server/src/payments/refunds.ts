@@ -27,6 +27,7 @@ import {
   type RefundRow,
 } from '../db';
 import { issueCreditNote } from '../invoices/creditNote';
+import { recordNotice } from '../notifications/outbox';
 import { announceAudit, recordAudit } from '../services/audit';
 import type { z } from 'zod';
 import type { PaymentGateway } from './gateway';
@@ -140,6 +141,23 @@ async function completeRefund(props: {
       },
     },
   });
+  // Settled once (settleRefund above returns nothing the second time), so the notice is recorded once.
+  await recordNotice(
+    trx,
+    {
+      event: 'refund_issued',
+      userId: refund.user_id,
+      factKey: String(refund.id),
+      payload: {
+        refundId: refund.id,
+        paymentId: refund.payment_id,
+        amountPaise: refund.amount_paise,
+        creditNoteNumber: creditNote?.number ?? null,
+        endAt,
+      },
+    },
+    now,
+  );
   const fresh = (await findRefund(trx, refund.id)) ?? refund;
   return { outcome: { refund: fresh, creditNote }, log, endAt };
 }

@@ -15,6 +15,7 @@ import {
   type PaymentRequestRow,
   type PlanRow,
 } from '../db';
+import { recordAdminNotice } from '../notifications/outbox';
 import { priceOf } from '../payments/pricing';
 import { presentPlan } from '../presenters/plan';
 import { presentRequests } from './admin/paymentRequests';
@@ -117,6 +118,24 @@ export async function createUpiRequest(props: {
           data: { requestId: row.id, amountPaise: price.totalPaise },
         },
       });
+      const payer = (await trx('users').where({ id: userId }).first('email')) as
+        { email: string } | undefined;
+      await recordAdminNotice(
+        trx,
+        {
+          event: 'upi_review',
+          factKey: String(row.id),
+          payload: {
+            requestId: row.id,
+            userId,
+            userEmail: payer?.email ?? null,
+            planName: plan.name,
+            amountPaise: price.totalPaise,
+            utr: input.utrNumber,
+          },
+        },
+        now,
+      );
       return { row, log };
     });
     row = result.row;

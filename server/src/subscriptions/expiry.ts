@@ -5,7 +5,7 @@
 import type { Deps } from '../deps';
 import type { LogRow } from '../db';
 import { announceAudit, recordAudit } from '../services/audit';
-import { sendDueReminders } from './renewalReminders';
+import { recordDueReminders } from './renewalReminders';
 
 type JobDeps = Pick<Deps, 'db' | 'clock' | 'logger' | 'realtime'>;
 
@@ -62,7 +62,7 @@ export async function expireDueSubscriptions(props: {
  * and then every `intervalMs`; a failure of one never skips the other. Returns a stop function for shutdown.
  */
 export function startSubscriptionJobs(props: {
-  deps: JobDeps & Parameters<typeof sendDueReminders>[0]['deps'];
+  deps: JobDeps & Parameters<typeof recordDueReminders>[0]['deps'];
   onUserChanged: (userId: number) => Promise<void>;
   intervalMs?: number;
 }): { ready: Promise<void>; stop: () => void } {
@@ -73,7 +73,7 @@ export function startSubscriptionJobs(props: {
       props.deps.logger.error({ err }, 'subscription expiry run failed');
     }
     try {
-      await sendDueReminders({ deps: props.deps });
+      await recordDueReminders({ deps: props.deps });
     } catch (err) {
       props.deps.logger.error({ err }, 'renewal reminder run failed');
     }

@@ -118,6 +118,29 @@ describe('account brokers', () => {
     expect(watched.capabilities).toBe(inner.capabilities);
   });
 
+  it('counts failed order writes other than rejections as broker errors, and only writes', async () => {
+    const failed = vi.fn();
+    const timeout = new BrokerError('timeout', 'ETIMEDOUT', 'timed out', 'fyers');
+    const rejected = new BrokerError('rejected', 'RMS', 'no margin', 'fyers');
+    const inner = {
+      capabilities: { name: 'fyers' },
+      orderUpdates$: EMPTY,
+      placeOrder: vi.fn().mockRejectedValueOnce(rejected).mockRejectedValueOnce(timeout),
+      modifyOrder: vi.fn().mockRejectedValue(new Error('socket hang up')),
+      cancelOrder: vi.fn().mockResolvedValue(undefined),
+      getOrder: vi.fn().mockRejectedValue(timeout),
+      getPositions: vi.fn().mockResolvedValue([]),
+    } as unknown as Broker;
+    const watched = watchIpRefusals(inner, vi.fn(), failed);
+    await expect(watched.placeOrder({} as never)).rejects.toBe(rejected);
+    expect(failed).not.toHaveBeenCalled();
+    await expect(watched.placeOrder({} as never)).rejects.toBe(timeout);
+    await expect(watched.modifyOrder('1', { price: 1 })).rejects.toThrow('socket hang up');
+    await expect(watched.getOrder({ brokerOrderId: '1' })).rejects.toBe(timeout);
+    await watched.cancelOrder('1');
+    expect(failed.mock.calls.map(([e]) => (e as Error).message)).toEqual(['timed out', 'socket hang up']);
+  });
+
   it('reports an IP refusal of a live account with its session key', async () => {
     const ip = new BrokerError('ip_not_allowed', 'UDAPI1154', 'IP', 'upstox');
     const ipRefused = vi.fn();

@@ -44,6 +44,11 @@ export interface AccountBrokersOptions {
   sessionEnded?: (accountId: string, key: string) => void;
   /** the broker refused this server's IP on an order of session `key` (SEBI's static-IP rule) */
   ipRefused?: (accountId: string, key: string) => void;
+  /**
+   * an order write failed at the broker for a reason other than the broker's decision on the order (timeout,
+   * network, rate limit, session, IP): counted for the admins' broker-errors notice
+   */
+  brokerError?: (broker: string, error: Error) => void;
 }
 
 /**
@@ -51,10 +56,16 @@ export interface AccountBrokersOptions {
  * place / modify / cancel, so that is where the refusal shows. Whatever the broker, the account is blocked at once
  * (`refused`), and the refusal still reaches the router as the order's outcome.
  */
-export function watchIpRefusals(broker: Broker, refused: () => void): Broker {
+export function watchIpRefusals(
+  broker: Broker,
+  refused: () => void,
+  failed: (error: Error) => void = () => undefined,
+): Broker {
   const watch = <T>(call: Promise<T>): Promise<T> =>
     call.catch((err: unknown) => {
       if (isBrokerError(err) && err.kind === 'ip_not_allowed') refused();
+      // A rejection is the broker's answer about the order (the trader hears of it); anything else is the link.
+      if (err instanceof Error && !(isBrokerError(err) && err.kind === 'rejected')) failed(err);
       throw err;
     });
   const watched: Broker = {
@@ -102,13 +113,19 @@ export function createAccountBrokers(options: AccountBrokersOptions): AccountBro
       });
     }
     names.set(accountId, live.module.type);
-    const { sessionEnded, ipRefused } = options;
+    const { sessionEnded, ipRefused, brokerError } = options;
     const adapter = live.module.createBroker({
       credentials: live.credentials,
       session: live.session,
       ...(sessionEnded === undefined ? {} : { onSessionEnded: () => sessionEnded(accountId, live.key) }),
     });
-    return ipRefused === undefined ? adapter : watchIpRefusals(adapter, () => ipRefused(accountId, live.key));
+    if (ipRefused === undefined && brokerError === undefined) return adapter;
+    const type = live.module.type;
+    return watchIpRefusals(
+      adapter,
+      () => ipRefused?.(accountId, live.key),
+      (error) => brokerError?.(type, error),
+    );
   }
 
   return {

@@ -100,4 +100,39 @@ describe('broker sessions', () => {
     expect(sessions.get(id, NOW)).toBeUndefined();
     expect(warn).toHaveBeenCalledWith(id, expect.stringMatching(/cannot be decrypted/));
   });
+
+  it('records one notice per IP block and one reconnect notice per trading date, with the account change', async () => {
+    const id = await account('kiran', 'zerodha');
+    const sessions = createBrokerSessions({
+      db: { knex: db(), dialect: 'sqlite' },
+      box,
+      registry,
+      warn: vi.fn(),
+    });
+    await sessions.loadAll();
+    const key = sessions.get(id, NOW)!.key;
+    const message = 'Zerodha refused orders from IP 203.0.113.7';
+    expect(await sessions.block(id, key, message, NOW + 1)).toBe(true);
+    // Several orders refused at once: the account is blocked once, and so is the notice.
+    expect(await sessions.block(id, key, message, NOW + 2)).toBe(false);
+    await sessions.refresh(id);
+    const notices = async () =>
+      (
+        (await db()('notification_outbox').where({ user_id: id }).orderBy('id')) as Array<{
+          event: string;
+          payload: string;
+        }>
+      ).map((r) => [r.event, JSON.parse(r.payload) as unknown]);
+    expect(await notices()).toEqual([
+      ['order_rejected', { kind: 'ip_not_allowed', broker: 'zerodha', message, at: NOW + 1 }],
+    ]);
+
+    await db()('broker_accounts').where({ user_id: id }).update({ ip_blocked_at: null });
+    await sessions.refresh(id);
+    expect(await sessions.end(id, sessions.get(id, NOW + 3)!.key, NOW + 3)).toBe(true);
+    expect((await notices())[1]).toEqual([
+      'broker_session_expired',
+      { broker: 'zerodha', accountName: null, expiresAt: NOW + 3_600_000, date: '2026-01-07' },
+    ]);
+  });
 });

@@ -12,7 +12,9 @@ import {
   type BrokerAccountRow,
   type Database,
 } from '../db';
+import { istDate } from '@optionpilot/engine';
 import type { BrokerRegistry } from '../brokers/registry';
+import { recordNotice } from '../notifications/outbox';
 import {
   BROKER_ERROR_MESSAGES,
   type BrokerCredentials,
@@ -108,14 +110,51 @@ export function createBrokerSessions(options: BrokerSessionsOptions): BrokerSess
       const entry = byUser.get(userId);
       if (entry?.live.key !== key) return false;
       byUser.delete(userId);
-      return blockBrokerIp(options.db.knex, userId, entry.row.connected_at, message, now);
+      // The block and its notice commit together; a block already in place records nothing more.
+      return options.db.knex.transaction(async (trx) => {
+        const blocked = await blockBrokerIp(trx, userId, entry.row.connected_at, message, now);
+        if (blocked) {
+          await recordNotice(
+            trx,
+            {
+              event: 'order_rejected',
+              userId,
+              factKey: `ip:${now}`,
+              payload: { kind: 'ip_not_allowed', broker: entry.row.broker_type, message, at: now },
+            },
+            now,
+          );
+        }
+        return blocked;
+      });
     },
     async end(userId, key, now) {
       const entry = byUser.get(userId);
       if (entry?.live.key !== key) return false;
       byUser.delete(userId);
       const message = BROKER_ERROR_MESSAGES.auth_expired;
-      return expireBrokerSession(options.db.knex, userId, entry.row.connected_at, message, now);
+      // One reconnect notice per trading date, shared with the 08:45 check (notifications/schedule.ts).
+      return options.db.knex.transaction(async (trx) => {
+        const expired = await expireBrokerSession(trx, userId, entry.row.connected_at, message, now);
+        if (expired) {
+          await recordNotice(
+            trx,
+            {
+              event: 'broker_session_expired',
+              userId,
+              factKey: istDate(now),
+              payload: {
+                broker: entry.row.broker_type,
+                accountName: entry.row.broker_account_name ?? null,
+                expiresAt: entry.row.token_expires_at ?? null,
+                date: istDate(now),
+              },
+            },
+            now,
+          );
+        }
+        return expired;
+      });
     },
   };
 }

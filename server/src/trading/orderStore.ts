@@ -24,6 +24,7 @@ import {
   type OrderRow,
 } from '../db';
 import { createGroupCommit } from '../db/groupCommit';
+import { recordNotice } from '../notifications/outbox';
 import { presentLog } from '../presenters/log';
 import type { Realtime } from '../realtime/publisher';
 
@@ -217,6 +218,34 @@ function logOf(write: OrderWrite, userId: number): NewLog {
   };
 }
 
+/**
+ * A rejected order's notice for its trader, in the write's transaction; one per order (the client order id is the
+ * fact key, so a second write of the rejection records nothing). Only rejections pay for the extra insert.
+ */
+async function recordRejection(trx: Db, write: OrderWrite, userId: number, broker: string): Promise<void> {
+  const { order } = write;
+  if (order.state !== 'REJECTED' || (write.kind === 'update' && write.from === 'REJECTED')) return;
+  await recordNotice(
+    trx,
+    {
+      event: 'order_rejected',
+      userId,
+      factKey: order.clientOrderId,
+      payload: {
+        kind: 'rejected',
+        clientOrderId: order.clientOrderId,
+        broker,
+        symbol: order.symbol,
+        side: order.side,
+        quantity: order.quantity,
+        reason: order.reason ?? null,
+        at: order.updatedAt,
+      },
+    },
+    order.updatedAt,
+  );
+}
+
 /** One order write (the row, its audit event and its log line) inside the batch's transaction. */
 async function writeOrder(
   trx: Db,
@@ -228,11 +257,13 @@ async function writeOrder(
     const { created_at: createdAt, updated_at: _updatedAt, ...row } = fullRow(order, brokerOf);
     const saved = await insertOrder(trx, row, createdAt);
     await appendOrderEvents(trx, eventsOf(write, saved.id));
+    await recordRejection(trx, write, saved.user_id, saved.broker);
     return appendLog(trx, logOf(write, saved.user_id));
   }
   const row = await updateOrderByClientId(trx, order.clientOrderId, mutableColumns(order), order.updatedAt);
   if (row === undefined) throw new Error(`order ${order.clientOrderId} is not in the database`);
   await appendOrderEvent(trx, eventOf(write, row.id));
+  await recordRejection(trx, write, row.user_id, row.broker);
   return appendLog(trx, logOf(write, row.user_id));
 }
 
@@ -295,6 +326,7 @@ async function writeOrders(
       trx,
       run.flatMap((w) => eventsOf(w, idOf(w).id)),
     );
+    for (const w of run) await recordRejection(trx, w, idOf(w).userId, brokerOf(w.order.accountId));
     logs.push(
       ...(await appendLogs(
         trx,

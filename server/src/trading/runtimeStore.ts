@@ -1,6 +1,7 @@
 // The trading runtime's store port on the database: signals, trades (open, moved stops, closed) and, through the
 // order store, every order before it reaches a broker. Each write is one short transaction; the runtime emits its
 // event only after the write resolved, so a socket never hears of a write that was rolled back (STYLE §7).
+import { istDate, istMidnightOf } from '@optionpilot/engine';
 import { rupeesToPaise } from '@optionpilot/engine/money';
 import type { RuntimeStore, StrategyEvent, TradeClose, TradeOpen } from '@optionpilot/engine';
 import {
@@ -12,12 +13,16 @@ import {
   markSignalExecuted,
   markSignalSkipped,
   updateOrderByClientId,
+  toNumber,
   updateTrade,
   type Database,
+  type Db,
   type LogRow,
   type SignalRow,
   type TradeRow,
 } from '../db';
+import { systemClock, type Clock } from '../clock';
+import { recordNotice } from '../notifications/outbox';
 import type { Realtime } from '../realtime/publisher';
 import { createDbOrderStore } from './orderStore';
 
@@ -36,6 +41,36 @@ function rupeeText(value: number): string {
   return `₹${value.toFixed(2)}`;
 }
 
+/**
+ * The trader's daily loss limit notice, once per IST trading date, when a losing close shows the account locked:
+ * the engine force-closed it for the limit (`daily_loss`), or the realised loss of the day reached the limit (the
+ * engine locks on that too, with nothing left to force-close). Only losing closes pay for the two reads.
+ */
+async function recordDailyLossLimit(trx: Db, row: TradeRow, reason: string, now: number): Promise<void> {
+  const closedAt = row.closed_at ?? now;
+  const date = istDate(closedAt);
+  const settings = (await trx('user_settings')
+    .where({ user_id: row.user_id })
+    .first('max_daily_loss_paise')) as { max_daily_loss_paise: number | string } | undefined;
+  const limitPaise = settings === undefined ? 0 : toNumber(settings.max_daily_loss_paise);
+  const day = (await trx('trades')
+    .where({ user_id: row.user_id, status: 'closed' })
+    .where('closed_at', '>=', istMidnightOf(closedAt))
+    .sum({ pnl: 'pnl_paise' })) as Array<{ pnl: unknown }>;
+  const realisedPaise = toNumber(day[0]?.pnl ?? 0);
+  if (reason !== 'daily_loss' && !(limitPaise > 0 && realisedPaise <= -limitPaise)) return;
+  await recordNotice(
+    trx,
+    {
+      event: 'daily_loss_limit',
+      userId: row.user_id,
+      factKey: date,
+      payload: { date, lossPaise: Math.max(0, -realisedPaise), limitPaise, at: closedAt },
+    },
+    now,
+  );
+}
+
 /** Creates the database store; `rows` hands the committed rows to the publisher without reading them again. */
 export function createRuntimeStore(props: {
   db: Database;
@@ -43,8 +78,11 @@ export function createRuntimeStore(props: {
   brokerOf: (accountId: string) => string;
   /** the strategy a signal belongs to, as stored (null for the default strategy) */
   strategyRowId: (strategyId: string) => number | null;
+  /** stamps the notices recorded with a trade (default: the system clock) */
+  clock?: Clock;
 }): RuntimeStore & { rows: StoredRows } {
   const knex = props.db.knex;
+  const clock = props.clock ?? systemClock;
   const signalIds = new Map<string, number>();
   const signals = new Map<string, SignalRow>();
   const trades = new Map<string, TradeRow>();
@@ -126,6 +164,25 @@ export function createRuntimeStore(props: {
           entryPrice: trade.entryPremium,
         },
       });
+      await recordNotice(
+        trx,
+        {
+          event: 'trade_opened',
+          userId,
+          factKey: String(row.id),
+          payload: {
+            tradeId: row.id,
+            symbol: row.symbol,
+            quantity: row.quantity,
+            entryPaise: row.entry_price_paise,
+            stopPaise: row.stop_loss_paise,
+            targetPaise: row.target_paise,
+            paper: row.paper,
+            openedAt: row.opened_at,
+          },
+        },
+        clock.now(),
+      );
       return { row, logRow };
     });
     trades.set(String(row.id), row);
@@ -172,6 +229,30 @@ export function createRuntimeStore(props: {
           netPaise: rupeesToPaise(closing.netPnl),
         },
       });
+      await recordNotice(
+        trx,
+        {
+          event: 'trade_closed',
+          userId: row.user_id,
+          factKey: String(id),
+          payload: {
+            tradeId: id,
+            symbol: row.symbol,
+            quantity: row.quantity,
+            entryPaise: row.entry_price_paise,
+            exitPaise: row.exit_price_paise,
+            grossPaise: rupeesToPaise(closing.grossPnl),
+            chargesPaise: row.charges_paise,
+            netPaise: row.pnl_paise,
+            reason,
+            paper: row.paper,
+            openedAt: row.opened_at,
+            closedAt: row.closed_at,
+          },
+        },
+        clock.now(),
+      );
+      if ((row.pnl_paise ?? 0) < 0) await recordDailyLossLimit(trx, row, reason, clock.now());
       return { row, logRow };
     });
     if (result === undefined) return;

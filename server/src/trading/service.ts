@@ -48,6 +48,11 @@ import { loadRestored } from './restore';
 import { createRuntimeStore } from './runtimeStore';
 import { presentStrategyInfo } from './strategyInfo';
 import { registerTradingHealth } from './health';
+import {
+  createBrokerErrorCounter,
+  createFeedDownWatcher,
+  recordRestartWithOpenPositions,
+} from '../notifications/watchers';
 
 export type { TradingService } from './api';
 
@@ -118,6 +123,9 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
     market ?? (standbyMarket ??= createMarketContext({ mode: config.simSession, now: clock.now() }));
 
   const engineNow = (): number => (live?.scheduler ?? realtime).now();
+  // Admin notices the trading service observes (notifications/watchers.ts); recording them never blocks trading.
+  const brokerErrors = createBrokerErrorCounter({ db: knex });
+  const feedDown = createFeedDownWatcher({ db: knex, feedKind: () => feedKind() });
   const sessions = createBrokerSessions({
     db,
     box: createSecretBox(loadOrCreateKey(config.dataDir, config.encryptionKey)),
@@ -297,6 +305,11 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
             log.error({ err, accountId }, 'blocking an account whose broker refused our IP failed'),
           );
       },
+      brokerError: (broker, error) => {
+        brokerErrors
+          .count(broker, error.message, clock.now())
+          .catch((err: unknown) => log.error({ err, broker }, 'recording a broker errors notice failed'));
+      },
     });
     const store = createRuntimeStore({
       db,
@@ -353,6 +366,12 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
       new Map([...restored.trades.values()].map(({ trade }) => [trade.accountId, trade.paper])),
     );
     runtime.restore(restored.snapshot, restored.trades);
+    const restoredTrades = [...restored.trades.values()];
+    recordRestartWithOpenPositions(knex, {
+      openTrades: restoredTrades.length,
+      liveTrades: restoredTrades.filter(({ trade }) => !trade.paper).length,
+      startedAt: clock.now(),
+    }).catch((err: unknown) => log.error({ err }, 'recording the restart notice failed'));
 
     const subscriptions = new Subscription();
     // One subscription to the ticks: the runtime builds every interval's candles once; the view shows them.
@@ -375,6 +394,10 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
       interval(RISK_FLUSH_MS, realtime).subscribe(() => {
         runtime.flushRisk().catch((err: unknown) => log.error({ err }, 'risk flush failed'));
         if (feed.kind === 'sim') saveSimState(view);
+        // The feed's health is on the engine clock, so its silence is measured there too.
+        feedDown
+          .check(health, context.calendar.isInSession(scheduler.now()), scheduler.now())
+          .catch((err: unknown) => log.error({ err }, 'recording a feed down notice failed'));
       }),
     );
     subscriptions.add(

@@ -3,10 +3,10 @@
 import { Router } from '@koa/router';
 import type { SuccessResponse } from '../../contract';
 import type { Deps } from '../../deps';
-import { insertContactMessage } from '../../db';
 import { bearerToken } from '../../middleware/auth';
 import type { AppState, RouteMiddleware } from '../../middleware/context';
 import { withBody } from '../../middleware/validate';
+import { submitContactMessage } from '../../services/contactMessages';
 import { authenticateToken } from '../../services/sessions';
 import { AppError } from '../../errors';
 import { rateLimit } from '../user/access';
@@ -41,16 +41,15 @@ export function contactRouter(deps: Deps): Router<AppState> {
     rateLimit(deps, CONTACT_BUDGET, (ctx) => ctx.ip),
     optionalAuth(deps),
     withBody(contactSchema, async (ctx, input) => {
-      await insertContactMessage(
-        deps.db.knex,
-        {
+      await submitContactMessage({
+        deps,
+        message: {
           name: input.name,
           email: input.email,
           message: input.message,
           user_id: ctx.state.auth?.user.id ?? null,
         },
-        deps.clock.now(),
-      );
+      });
       const body: SuccessResponse = { success: true, message: CONTACT_CONFIRMATION };
       ctx.body = body;
     }),

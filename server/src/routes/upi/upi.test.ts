@@ -163,6 +163,17 @@ describe.each(testDialects())('UPI settings and payment requests (%s)', (dialect
       });
       expect(reused.status).toBe(409);
       expect(reused.json.error).toBe('utr_used');
+      // The admins are told once, by a notice committed with the request; the refused ones recorded none.
+      const notices = (await t.server.deps.db
+        .knex('notification_outbox')
+        .where({ event: 'upi_review' })
+        .select('user_id', 'payload')) as Array<{ user_id: number; payload: string }>;
+      expect(notices.map((n) => n.user_id)).toEqual([admin.id]);
+      expect(JSON.parse(notices[0]!.payload)).toMatchObject({
+        requestId,
+        amountPaise: 589_882,
+        utr: '412345678901',
+      });
       expect((await t.request('GET', '/api/payment/upi-request', { token: trader.token })).json.pending).toBe(
         true,
       );
