@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrations, StaticMigrationSource } from '../../../migrations';
 import { insertSignal, insertTrade, insertUser } from '.';
-import { migrateLatest } from './migrate';
 import { openTestDatabase, testDialects, type TestDatabase } from './testing';
 
 const MIGRATION = '20261125190000_order_intents';
@@ -83,7 +82,10 @@ describe.each(testDialects())('the order intents migration on %s', (dialect) => 
     const stopRow = (await knex('orders').where({ client_order_id: 's3' }).first()) as { id: number };
     await knex('order_events').insert({ order_id: stopRow.id, at: 1_000, event_type: 'CREATED' });
 
-    expect(await migrateLatest(t.db)).toEqual([MIGRATION]);
+    // Up to this migration only: later ones (which may follow it in any number) are not under test here.
+    const upTo = migrations.slice(0, migrations.findIndex((m) => m.name === MIGRATION) + 1);
+    const [, applied] = (await knex.migrate.latest(config(upTo))) as [number, string[]];
+    expect(applied).toEqual([MIGRATION]);
 
     const rows = (await knex('orders')
       .select('client_order_id', 'purpose', 'trade_id', 'sequence', 'leg')
@@ -140,7 +142,7 @@ describe.each(testDialects())('the order intents migration on %s', (dialect) => 
     await knex('orders').insert(orderOf('leg1', 'entry', signalId, 1));
     await expect(knex('orders').insert(orderOf('again', 'entry', signalId, 1))).rejects.toThrow();
 
-    await knex.migrate.rollback(config());
+    await knex.migrate.rollback(config(upTo));
     const after = (await knex('orders').where({ client_order_id: 's3' }).first()) as Record<string, unknown>;
     expect(after.purpose).toBe('exit');
     expect('sequence' in after).toBe(false);
