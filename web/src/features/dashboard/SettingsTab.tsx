@@ -24,6 +24,7 @@ import { toastError, toastSuccess } from '../../lib/toast';
 import { tradingHoursNote } from '../session/sessionText';
 import { dashboardApi } from './dashboardApi';
 import { useApiData } from './useApiData';
+import { PushSwitch } from './notifications/PushSwitch';
 
 type FieldErrors = Record<string, string>;
 
@@ -154,11 +155,7 @@ export function SettingsTab() {
           Notifications
         </Title>
         <Stack gap="sm">
-          <Switch
-            label="Push notifications"
-            checked={form.notifications.push}
-            onChange={(e) => updateNotifications({ push: e.currentTarget.checked })}
-          />
+          <PushSwitch onChange={(on) => updateNotifications({ push: on })} />
           <Text size="sm" c="dimmed">
             Notify me about
           </Text>
