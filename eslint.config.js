@@ -25,6 +25,11 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules, 'react-hooks/set-state-in-effect': 'off' },
   },
   {
+    // The push service worker is plain JavaScript copied to the build as it is (web/public/sw.js).
+    files: ['web/public/sw.js'],
+    languageOptions: { globals: { ...globals.serviceworker } },
+  },
+  {
     // Tool configuration files are read by their tools through a default export.
     files: ['*.config.{js,ts}', 'web/vite.config.ts', 'migrations/**/*.ts'],
     rules: { 'no-restricted-syntax': 'off' },

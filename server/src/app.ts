@@ -58,6 +58,8 @@ export function cspDirectives(config: Pick<Config, 'razorpay'>): Record<string, 
     // data: for the UPI QR code images admins upload (stored as data URLs); blob: for chart snapshots.
     'img-src': ["'self'", 'data:', 'blob:'],
     'font-src': ["'self'", 'data:'],
+    // the push service worker (/sw.js); stated so a later script-src change cannot block it by accident
+    'worker-src': ["'self'"],
     'connect-src': [
       "'self'",
       'ws:',
@@ -95,7 +97,15 @@ export function createApp(deps: Deps, startedAt = deps.clock.now(), parts: AppPa
   );
   app.use(errorRenderer(deps.logger));
   app.use(requireJsonBody());
-  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: deps.config.bodyLimit, encoding: 'utf-8' }));
+  app.use(
+    bodyParser({
+      enableTypes: ['json'],
+      jsonLimit: deps.config.bodyLimit,
+      encoding: 'utf-8',
+      // DELETE too: forgetting a push subscription names its endpoint in the body, never in a logged URL.
+      parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
+    }),
+  );
   const api = apiRouter(deps, startedAt, parts);
   app.use(answerOptions(api));
   app.use(api.routes());

@@ -46,6 +46,11 @@ const SECRET_KEYS = [
   'feedToken',
   'auth_code',
   'request_token',
+  // a browser's push subscription (whoever holds it can write to that browser; web-push errors carry the endpoint)
+  // and the server's VAPID private key
+  'endpoint',
+  'p256dh',
+  'privateKey',
   // the same secrets under their environment variable names (a logged env or config dump)
   'JWT_SECRET',
   'ENCRYPTION_KEY',

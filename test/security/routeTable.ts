@@ -36,6 +36,8 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   // the Terms of Service and Privacy Policy the sign-up form links to
   'GET /api/legal/terms',
   'GET /api/legal/privacy',
+  // the VAPID public key browsers subscribe to push with (public by nature)
+  'GET /api/push/vapid-public-key',
 ]);
 
 /** The admin calls of spec §7 that live outside /api/admin/. */

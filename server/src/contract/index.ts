@@ -12,3 +12,4 @@ export * from './refunds';
 export * from './public';
 export * from './session';
 export * from './notifications';
+export * from './push';

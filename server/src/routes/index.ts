@@ -24,6 +24,7 @@ import { brokerRouter } from './broker/router';
 import { demoRouter } from './demo/router';
 import { legalRouter } from './legal/router';
 import { notificationsRouter } from './notifications/router';
+import { pushRouter } from './push/router';
 import { brokerRegistryFromConfig, type BrokerRegistry } from '../brokers/registry';
 
 /** Services the routers use that app.ts may supply; the defaults work without them. */
@@ -63,6 +64,7 @@ export function apiRouter(deps: Deps, startedAt: number, options: ApiOptions = {
     demoRouter(deps),
     legalRouter(deps),
     notificationsRouter(deps),
+    pushRouter(deps),
   ]) {
     api.use(resource.routes(), resource.allowedMethods());
   }
