@@ -42,6 +42,7 @@ import * as offerRedemptions from './20261125000100_offer_redemptions';
 import * as brokerIpBlock from './20261125090100_broker_ip_block';
 import * as orderIntents from './20261125190000_order_intents';
 import * as notifications from './20261125220000_notifications';
+import * as telegramLinks from './20261125220200_telegram_links';
 
 export interface NamedMigration {
   readonly name: string;
@@ -91,6 +92,7 @@ export const migrations: readonly NamedMigration[] = [
   { name: '20261125090100_broker_ip_block', ...brokerIpBlock },
   { name: '20261125190000_order_intents', ...orderIntents },
   { name: '20261125220000_notifications', ...notifications },
+  { name: '20261125220200_telegram_links', ...telegramLinks },
 ];
 
 /** A Knex `MigrationSource` over the static list above. */

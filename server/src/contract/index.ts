@@ -11,3 +11,4 @@ export * from './text';
 export * from './refunds';
 export * from './public';
 export * from './session';
+export * from './telegram';

@@ -23,6 +23,7 @@ import { brokerPostbacksRouter } from './broker-postbacks/router';
 import { brokerRouter } from './broker/router';
 import { demoRouter } from './demo/router';
 import { legalRouter } from './legal/router';
+import { telegramRouter } from './telegram/router';
 import { brokerRegistryFromConfig, type BrokerRegistry } from '../brokers/registry';
 
 /** Services the routers use that app.ts may supply; the defaults work without them. */
@@ -61,6 +62,7 @@ export function apiRouter(deps: Deps, startedAt: number, options: ApiOptions = {
     brokerRouter(deps, { registry, hooks: trading }),
     demoRouter(deps),
     legalRouter(deps),
+    telegramRouter(deps),
   ]) {
     api.use(resource.routes(), resource.allowedMethods());
   }
