@@ -8,9 +8,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 
 export interface FakeChat {
+  /** negative for a group, as Telegram numbers them */
   id: number;
   username?: string;
   firstName?: string;
+  /** default private; in a group the sender is `from` (the user id is then the group id's absolute value) */
+  type?: 'private' | 'group';
 }
 
 export interface SentMessage {
@@ -146,12 +149,15 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     for (const waiter of [...waiters]) waiter();
   };
 
-  const chatObject = (chat: FakeChat) => ({
-    id: chat.id,
-    type: 'private',
-    first_name: chat.firstName ?? 'Trader',
-    ...(chat.username === undefined ? {} : { username: chat.username }),
-  });
+  const chatObject = (chat: FakeChat) =>
+    chat.type === 'group'
+      ? { id: chat.id, type: 'group', title: chat.firstName ?? 'Traders' }
+      : {
+          id: chat.id,
+          type: 'private',
+          first_name: chat.firstName ?? 'Trader',
+          ...(chat.username === undefined ? {} : { username: chat.username }),
+        };
 
   const answerPoll = () => {
     if (poll === undefined || pending.length === 0) return;
@@ -325,7 +331,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
           date: Math.floor(Date.now() / 1000),
           chat: chatObject(chat),
           from: {
-            id: chat.id,
+            id: Math.abs(chat.id),
             is_bot: false,
             first_name: chat.firstName ?? 'Trader',
             ...(chat.username === undefined ? {} : { username: chat.username }),

@@ -10,7 +10,13 @@ import { registration, startTestServer, type TestServer } from '../../testing/se
 import { PermanentDeliveryError, type NotificationRecipient, type RenderedNotification } from '../types';
 import { telegramChannelFromConfig, type TelegramChannel } from './telegram';
 import { findLinkByUser, LINK_CODE_TTL_MS } from './telegramLinks';
-import { LINKED_REPLY, LINK_REFUSED_REPLIES, NOT_LINKED_REPLY, UNLINKED_REPLY } from './telegramReplies';
+import {
+  LINKED_REPLY,
+  LINK_REFUSED_REPLIES,
+  NOT_LINKED_REPLY,
+  PRIVATE_ONLY_REPLY,
+  UNLINKED_REPLY,
+} from './telegramReplies';
 
 // 11:30 IST on Tuesday 6 Jan 2026: "today" (IST) started at 18:30 UTC on 5 Jan.
 const NOW = Date.UTC(2026, 0, 6, 6, 0);
@@ -178,6 +184,17 @@ describe.each(testDialects())('Telegram channel (%s)', (dialect) => {
       );
       expect(replies).toEqual(replies.map(() => NOT_LINKED_REPLY));
       expect([await botStatus(alice), await botStatus(bob)]).toEqual(before);
+    });
+
+    it('a group chat gets no command answered, even one whose id matches a linked trader’s chat', async () => {
+      const group: FakeChat = { id: -aliceChat.id, type: 'group' };
+      const before = await botStatus(alice);
+      expect(await ask(group, '/pause')).toBe(PRIVATE_ONLY_REPLY);
+      expect(await ask(group, `/start ${(await linkCode(bob)).code}`)).toBe(PRIVATE_ONLY_REPLY);
+      expect(await botStatus(alice)).toEqual(before);
+      expect(await findLinkByUser(t.server.deps.db.knex, bob.id)).toMatchObject({
+        chat_id: String(bobChat.id),
+      });
     });
 
     it('/status, /positions and /pnl show the trader’s own figures', async () => {
