@@ -43,6 +43,7 @@ import * as brokerIpBlock from './20261125090100_broker_ip_block';
 import * as orderIntents from './20261125190000_order_intents';
 import * as notifications from './20261125220000_notifications';
 import * as notificationPreferencesFromSettings from './20261125220100_notification_preferences_from_settings';
+import * as telegramLinks from './20261125220200_telegram_links';
 import * as pushSubscriptions from './20261125220300_push_subscriptions';
 
 export interface NamedMigration {
@@ -97,6 +98,7 @@ export const migrations: readonly NamedMigration[] = [
     name: '20261125220100_notification_preferences_from_settings',
     ...notificationPreferencesFromSettings,
   },
+  { name: '20261125220200_telegram_links', ...telegramLinks },
   { name: '20261125220300_push_subscriptions', ...pushSubscriptions },
 ];
 

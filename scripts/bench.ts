@@ -1,4 +1,4 @@
-// `npm run bench [-- pipeline|backtest|sweep|fanout|runtime|positions|kite ...]`: runs the engine benchmarks one after another in this process
+// `npm run bench [-- pipeline|backtest|sweep|fanout|runtime|positions|telegram|kite ...]`: runs the engine benchmarks one after another in this process
 // and prints their figures with the targets beside them. Targets are reported, never enforced: a slow machine
 // exits 0 like a fast one; only a benchmark that crashes makes the exit code non-zero.
 import { runBacktestBench } from '../engine/bench/backtest';
@@ -9,6 +9,7 @@ import type { BenchResult } from '../engine/bench/types';
 import { existsSync } from 'node:fs';
 import { runPositionsBench } from '../server/bench/positions';
 import { runRuntimeFanoutBench } from '../server/bench/runtimeFanout';
+import { runTelegramBench } from '../server/bench/telegram';
 import { BROKER_DEFINITIONS } from '../server/src/brokers/registry';
 
 type Bench = () => Promise<BenchResult>;
@@ -38,6 +39,7 @@ const BENCHES: Record<string, Bench> = {
   fanout: runFanoutBench,
   runtime: runRuntimeFanoutBench,
   positions: runPositionsBench,
+  telegram: runTelegramBench,
   ...BROKER_BENCHES,
 };
 type BenchName = string;
@@ -126,6 +128,18 @@ const TARGETS: readonly Target[] = [
     figure: 'stop quote → all closes persisted (ms)',
     met: (v) => v <= 1_400,
     cpuFigure: 'CPU, stop quote → all closes persisted (ms)',
+  },
+  {
+    bench: 'telegram',
+    target: "1,000 Telegram messages all delivered at the bot's allowed rate (≈ 34 s), none dropped",
+    figure: 'delivered (of 1,000)',
+    met: (v) => v === 1_000,
+  },
+  {
+    bench: 'telegram',
+    target: "Telegram: no more than 30 messages in any second (Telegram's per-bot limit)",
+    figure: 'busiest 1 s window (messages)',
+    met: (v) => v <= 30,
   },
   // Every broker's fan-out bench reports the same figures against the same targets (issues 10 and 17).
   ...Object.keys(BROKER_BENCHES).flatMap((bench): Target[] => [

@@ -273,3 +273,26 @@ describe('the visitors demo', () => {
     expect(() => loadConfig({ DEMO_ACCOUNT: 'sometimes' })).toThrow(/DEMO_ACCOUNT: /);
   });
 });
+
+describe('Telegram', () => {
+  it('is off without TELEGRAM_BOT_TOKEN, and a bad token is named without being echoed', () => {
+    expect(loadConfig({}).telegram).toBeUndefined();
+    expect(
+      loadConfig({
+        TELEGRAM_BOT_TOKEN: '123456789:AAH-good_token_0123456789',
+        TELEGRAM_API_ROOT: 'http://127.0.0.1:8081/',
+      }).telegram,
+    ).toEqual({ botToken: '123456789:AAH-good_token_0123456789', apiRoot: 'http://127.0.0.1:8081' });
+    expect(loadConfig({ TELEGRAM_BOT_TOKEN: '123:AAH-good_token_0123456789' }).telegram?.apiRoot).toBe(
+      'https://api.telegram.org',
+    );
+    let message = '';
+    try {
+      loadConfig({ TELEGRAM_BOT_TOKEN: 'not-a-token-secretvalue' });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/TELEGRAM_BOT_TOKEN: must be a bot token/);
+    expect(message).not.toContain('secretvalue');
+  });
+});

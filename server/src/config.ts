@@ -289,6 +289,12 @@ export const envSchema = z.object({
     .default('OP'),
   /** Built web app served by the server; relative paths are resolved against the repository root. */
   WEB_DIST_DIR: z.string().min(1, 'must not be empty').default('web/dist'),
+  /** The Telegram bot's token from @BotFather (a secret: it is the bot). Unset: no Telegram channel, no link codes. */
+  TELEGRAM_BOT_TOKEN: optional(
+    z.string().regex(/^\d+:[\w-]{20,}$/, 'must be a bot token from @BotFather, like 123456789:AAH…'),
+  ),
+  /** The Bot API server; changed only to point at the fake in tests (test/fakes/telegram) or a local Bot API server. */
+  TELEGRAM_API_ROOT: url(/^https?:$/, 'https://api.telegram.org').default('https://api.telegram.org'),
   /**
    * The static public IP this server's broker calls leave from. SEBI's API rules make brokers accept orders only
    * from an IP the trader whitelisted in their broker app, so the Broker Connection card and the "IP not allowed"
@@ -358,6 +364,8 @@ export interface Config {
   brokerEndpoints: Partial<Record<BrokerType, BrokerEndpoints>>;
   /** EGRESS_IP: the static IP traders whitelist at their broker; undefined when not configured */
   egressIp: string | undefined;
+  /** the Telegram bot (TELEGRAM_BOT_TOKEN, TELEGRAM_API_ROOT without a trailing slash); undefined when not configured */
+  telegram: { botToken: string; apiRoot: string } | undefined;
 }
 
 export interface OperatorDetails {
@@ -459,6 +467,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     demo: !demoWanted ? 'off' : liveFeed ? 'live_feed' : 'on',
     brokerEndpoints: brokerEndpointsOf(BROKER_DEFINITIONS, e),
     egressIp: e.EGRESS_IP,
+    telegram:
+      e.TELEGRAM_BOT_TOKEN === undefined
+        ? undefined
+        : { botToken: e.TELEGRAM_BOT_TOKEN, apiRoot: e.TELEGRAM_API_ROOT.replace(/\/+$/, '') },
   };
 }
 

@@ -104,7 +104,9 @@ describe('logger redaction of errors and sealed columns', () => {
           RAZORPAY_KEY_SECRET: 'envrzpsecret',
           RAZORPAY_WEBHOOK_SECRET: 'envwebhooksecret',
           SMTP_URL: 'smtps://u:envsmtppass@mail',
+          TELEGRAM_BOT_TOKEN: '123:envtelegramtoken',
         },
+        config: { telegram: { botToken: '123:configtelegramtoken', apiRoot: 'https://api.telegram.org' } },
         headers: { 'x-razorpay-signature': 'webhooksignature' },
       },
       'dump',
@@ -122,6 +124,8 @@ describe('logger redaction of errors and sealed columns', () => {
       'envwebhooksecret',
       'envsmtppass',
       'webhooksignature',
+      'envtelegramtoken',
+      'configtelegramtoken',
     ]) {
       expect(text).not.toContain(secret);
     }

@@ -57,6 +57,10 @@ const SECRET_KEYS = [
   'RAZORPAY_KEY_SECRET',
   'RAZORPAY_WEBHOOK_SECRET',
   'SMTP_URL',
+  // the Telegram bot's token (config.telegram.botToken); grammY's own errors are never logged raw (they may carry
+  // request URLs, which contain the token): see notifications/channels/telegramErrors.ts
+  'botToken',
+  'TELEGRAM_BOT_TOKEN',
   // Knex puts a query's bound values on timeout errors (`err.bindings`): password hashes, sealed secrets, token
   // hashes. `compileSqlOnError: false` keeps them out of the message only.
   'bindings',

@@ -13,3 +13,4 @@ export * from './public';
 export * from './session';
 export * from './notifications';
 export * from './push';
+export * from './telegram';

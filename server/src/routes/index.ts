@@ -25,6 +25,7 @@ import { demoRouter } from './demo/router';
 import { legalRouter } from './legal/router';
 import { notificationsRouter } from './notifications/router';
 import { pushRouter } from './push/router';
+import { telegramRouter } from './telegram/router';
 import { brokerRegistryFromConfig, type BrokerRegistry } from '../brokers/registry';
 
 /** Services the routers use that app.ts may supply; the defaults work without them. */
@@ -65,6 +66,7 @@ export function apiRouter(deps: Deps, startedAt: number, options: ApiOptions = {
     legalRouter(deps),
     notificationsRouter(deps),
     pushRouter(deps),
+    telegramRouter(deps),
   ]) {
     api.use(resource.routes(), resource.allowedMethods());
   }
