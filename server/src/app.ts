@@ -189,7 +189,9 @@ export async function startServer(config: Config, overrides: StartOverrides = {}
     db: db.knex,
     logger,
     clock,
-    channels: overrides.notificationChannels ?? buildChannels(config, { db: db.knex, logger, clock }),
+    channels:
+      overrides.notificationChannels ??
+      buildChannels(config, { config, db, logger, clock, realtime, trading }),
     render: (notice) => renderNotice({ db, config }, notice),
     unsubscribeUrlFor: unsubscribe.unsubscribeUrlFor,
   });

@@ -1,22 +1,22 @@
-// The channels this server delivers through, from its configuration. Each channel module adds one line here
-// (e-mail when SMTP is configured, Telegram when a bot token is set, web push when VAPID keys are set); with none,
-// notices stay in the outbox and nothing is sent.
+// The channels this server delivers through, from its configuration, one line each: e-mail when SMTP_URL is set,
+// Telegram when TELEGRAM_BOT_TOKEN is set, web push always (its VAPID keys are generated into DATA_DIR).
 import type { Config } from '../config';
-import type { Db } from '../db';
-import type { Logger } from '../logger';
-import type { Clock } from '../clock';
+import type { Deps } from '../deps';
 import { emailChannelFromConfig } from './channels/email';
+import { pushChannelFromConfig } from './channels/push';
+import { telegramChannelFromConfig } from './channels/telegram';
 import type { NotificationChannel } from './types';
 
-/** What a channel may need to build itself. */
-export interface ChannelDeps {
-  db: Db;
-  logger: Logger;
-  clock: Clock;
-}
+/** What a channel may need to build itself (Telegram's commands reach the trader's bot and positions). */
+export type ChannelDeps = Pick<Deps, 'config' | 'db' | 'logger' | 'clock' | 'realtime' | 'trading'>;
 
 /** The configured channels, in the order the settings table shows them. */
 export function buildChannels(config: Config, deps: ChannelDeps): NotificationChannel[] {
-  const channels = [emailChannelFromConfig(config, deps.logger)];
+  const channels = [
+    emailChannelFromConfig(config, deps.logger),
+    // its bot starts long polling now: build it once per process (two pollers on one token get 409s)
+    telegramChannelFromConfig(config, deps),
+    pushChannelFromConfig(config, deps),
+  ];
   return channels.filter((channel): channel is NotificationChannel => channel !== null);
 }

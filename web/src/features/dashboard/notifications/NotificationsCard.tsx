@@ -12,6 +12,8 @@ import type {
 import { api, errorMessage } from '../../../api/client';
 import { toastError } from '../../../lib/toast';
 import { useApiData } from '../useApiData';
+import { PushSwitch } from './PushSwitch';
+import { TelegramLink } from './TelegramLink';
 
 const loadSettings = () => api.get<NotificationSettingsDto>('/api/user/notifications');
 
@@ -114,8 +116,8 @@ export function NotificationsCard() {
           <Text size="sm" c="dimmed">
             Choose what reaches you, and where. Changes are saved at once.
           </Text>
-          {/* TELEGRAM LINK: <TelegramLink /> from ./TelegramLink (Telegram channel work) goes here. */}
-          {/* PUSH PERMISSION: <PushSwitch /> from ./PushSwitch (web push channel work) goes here. */}
+          <TelegramLink />
+          <PushSwitch />
           <Table.ScrollContainer minWidth={420}>
             <Table aria-label="Notification settings" verticalSpacing="xs">
               <Table.Thead>
