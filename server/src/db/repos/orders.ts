@@ -52,6 +52,28 @@ export async function updateOrderByClientId(
   return row ? toOrder(row) : undefined;
 }
 
+/**
+ * Sets the trade of several orders in one statement (a batch of opened trades links their entry orders); returns
+ * how many rows it updated. Orders not stored are skipped, as `updateOrderByClientId` skips them.
+ */
+export async function linkOrdersToTrades(
+  db: Db,
+  links: ReadonlyArray<{ readonly clientOrderId: string; readonly tradeId: number }>,
+  now = Date.now(),
+): Promise<number> {
+  if (links.length === 0) return 0;
+  // One CASE over the client order ids; the cast types the bound trade id for PostgreSQL (an untyped parameter
+  // would make the CASE text).
+  const cases = links.map(() => 'WHEN ? THEN CAST(? AS INTEGER)').join(' ');
+  const bindings = links.flatMap((link) => [link.clientOrderId, link.tradeId]);
+  return db('orders')
+    .whereIn(
+      'client_order_id',
+      links.map((link) => link.clientOrderId),
+    )
+    .update({ trade_id: db.raw(`CASE client_order_id ${cases} END`, bindings), updated_at: now });
+}
+
 export async function findOrderByClientId(db: Db, clientOrderId: string): Promise<OrderRow | undefined> {
   const row: unknown = await db('orders').where({ client_order_id: clientOrderId }).first();
   return row ? toOrder(row) : undefined;

@@ -26,6 +26,22 @@ export async function insertTrade(db: Db, trade: NewTrade, now = Date.now()): Pr
   return toTrade(row);
 }
 
+/**
+ * Opens several positions in one statement; returns their rows in the order given (ids follow insertion order,
+ * RETURNING's own order is not guaranteed on SQLite). A repeated (signal, user) fails the whole statement.
+ */
+export async function insertTrades(
+  db: Db,
+  trades: readonly NewTrade[],
+  now = Date.now(),
+): Promise<TradeRow[]> {
+  if (trades.length === 0) return [];
+  const rows: unknown[] = await db('trades')
+    .insert(trades.map((trade) => ({ ...trade, created_at: now, updated_at: now })))
+    .returning('*');
+  return rows.map(toTrade).sort((a, b) => a.id - b.id);
+}
+
 export async function findTrade(db: Db, id: number): Promise<TradeRow | undefined> {
   const row: unknown = await db('trades').where({ id }).first();
   return row ? toTrade(row) : undefined;
