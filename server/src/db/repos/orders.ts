@@ -1,5 +1,5 @@
 import { OPEN_ORDER_STATES } from '@optionpilot/engine/execution/orderStateMachine';
-import type { Db } from '../knex';
+import { insertRows, type Db } from '../knex';
 import { rowMapper } from '../normalise';
 import type { OrderEventRow, OrderRow } from '../rows';
 
@@ -136,7 +136,7 @@ export async function appendOrderEvent(db: Db, event: NewOrderEvent): Promise<Or
 /** Appends several audit events in one statement. */
 export async function appendOrderEvents(db: Db, events: readonly NewOrderEvent[]): Promise<void> {
   if (events.length === 0) return;
-  await db('order_events').insert(events.map(eventColumns));
+  await insertRows(db, 'order_events', events.map(eventColumns));
 }
 
 export async function listOrderEvents(db: Db, orderId: number): Promise<OrderEventRow[]> {

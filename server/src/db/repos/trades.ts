@@ -1,4 +1,4 @@
-import { selectRows, type Db } from '../knex';
+import { insertRows, selectRows, type Db } from '../knex';
 import { countOf, rowMapper, toNumber } from '../normalise';
 import type { TradeRow, TradeStatusValue } from '../rows';
 
@@ -36,9 +36,12 @@ export async function insertTrades(
   now = Date.now(),
 ): Promise<TradeRow[]> {
   if (trades.length === 0) return [];
-  const rows: unknown[] = await db('trades')
-    .insert(trades.map((trade) => ({ ...trade, created_at: now, updated_at: now })))
-    .returning('*');
+  const rows = await insertRows(
+    db,
+    'trades',
+    trades.map((trade) => ({ ...trade, created_at: now, updated_at: now })),
+    'returning *',
+  );
   return rows.map(toTrade).sort((a, b) => a.id - b.id);
 }
 
