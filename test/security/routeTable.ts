@@ -38,6 +38,9 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   'GET /api/legal/privacy',
   // the VAPID public key browsers subscribe to push with (public by nature)
   'GET /api/push/vapid-public-key',
+  // the unsubscribe link of a non-essential e-mail and its one-click POST: the signed token is the credential
+  'GET /api/notifications/unsubscribe',
+  'POST /api/notifications/unsubscribe',
 ]);
 
 /** The admin calls of spec §7 that live outside /api/admin/. */

@@ -8,6 +8,7 @@ import {
   cacheStatements,
   checkDatabase,
   closeDatabase,
+  insertRows,
   isPostgresUrl,
   openDatabase,
   selectRows,
@@ -115,5 +116,56 @@ describe.each(testDialects())('selectRows (%s)', (dialect) => {
     await expect(selectRows(knex, 'select * from "missing_table"', [])).rejects.toThrow(/missing_table/);
     await closeDatabase(t.db);
     await expect(selectRows(knex, sql, [1])).rejects.toThrow();
+  });
+});
+
+describe.each(testDialects())('insertRows (%s)', (dialect) => {
+  let t: TestDatabase;
+  afterEach(async () => {
+    await t.cleanup();
+  });
+
+  it('inserts many rows in one statement, binds booleans, returns what the tail asks and upserts', async () => {
+    t = await openTestDatabase(dialect, { migrate: false });
+    const { knex } = t.db;
+    await knex.schema.createTable('things', (table) => {
+      table.increments('id');
+      table.string('name').notNullable().unique();
+      table.boolean('live').notNullable();
+      table.integer('size');
+    });
+    const rows = [
+      { name: 'a', live: true, size: 1 },
+      { name: 'b', live: false, size: null },
+    ];
+    const returned = await insertRows(knex, 'things', rows, 'returning "id", "name"');
+    expect(returned.map((r) => r.name).sort()).toEqual(['a', 'b']);
+    // Without a tail nothing comes back, and the rows are stored all the same.
+    expect(await insertRows(knex, 'things', [{ name: 'c', live: true, size: 3 }])).toEqual([]);
+    await insertRows(
+      knex,
+      'things',
+      [{ name: 'a', live: false, size: 9 }],
+      'on conflict ("name") do update set "size" = excluded."size"',
+    );
+    const stored = (await knex('things').orderBy('name')) as Array<{
+      name: string;
+      live: unknown;
+      size: unknown;
+    }>;
+    expect(stored.map((r) => [r.name, Boolean(r.live), r.size === null ? null : Number(r.size)])).toEqual([
+      ['a', true, 9],
+      ['b', false, null],
+      ['c', true, 3],
+    ]);
+    // A repeated unique value fails the whole statement: nothing of it is stored.
+    await expect(
+      insertRows(knex, 'things', [
+        { name: 'd', live: true, size: 4 },
+        { name: 'b', live: true, size: 5 },
+      ]),
+    ).rejects.toThrow();
+    expect(await knex('things').where({ name: 'd' })).toEqual([]);
+    expect(await insertRows(knex, 'things', [])).toEqual([]);
   });
 });

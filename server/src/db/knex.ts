@@ -177,6 +177,58 @@ export async function selectRows(
   return Array.isArray(result) ? result : result.rows;
 }
 
+/** The text of an `insert … values (…), (…)` of `count` rows, kept per shape: a fan-out repeats a few shapes. */
+const insertTexts = new Map<string, string>();
+const INSERT_TEXTS_KEPT = 512;
+
+function insertText(table: string, columns: readonly string[], count: number, tail: string): string {
+  const key = `${table}|${columns.join(',')}|${count}|${tail}`;
+  let text = insertTexts.get(key);
+  if (text === undefined) {
+    const row = `(${columns.map(() => '?').join(', ')})`;
+    text = `insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values ${Array.from(
+      { length: count },
+      () => row,
+    ).join(', ')}${tail === '' ? '' : ` ${tail}`}`;
+    if (insertTexts.size >= INSERT_TEXTS_KEPT) insertTexts.clear();
+    insertTexts.set(key, text);
+  }
+  return text;
+}
+
+/**
+ * Inserts rows (objects with the same keys, in the same order; values already in their stored form: JSON as text)
+ * in one hand-written `insert … values (…), (…)` statement, valid on both dialects, and returns the rows `tail`
+ * asks for (`returning …`, an `on conflict …` clause). For the writes of a fan-out (orders, their audit events,
+ * log lines, trades): Knex builds a multi-row insert on SQLite as `select ? as "col" union all …`, wrapping every
+ * column name of every row, which cost more than SQLite took to store the rows. Booleans are bound as 1/0 on
+ * SQLite by Knex itself.
+ */
+export async function insertRows(
+  db: Db,
+  table: string,
+  rows: ReadonlyArray<Readonly<Record<string, SqlValue | boolean>>>,
+  tail = '',
+): Promise<Record<string, unknown>[]> {
+  const first = rows[0];
+  if (first === undefined) return [];
+  const columns = Object.keys(first);
+  const bindings: Array<SqlValue | boolean> = [];
+  for (const row of rows) {
+    for (const column of columns) {
+      const value = row[column];
+      if (value === undefined) throw new Error(`insertRows: ${table}.${column} missing in a row`);
+      bindings.push(value);
+    }
+  }
+  const result = (await db.raw(insertText(table, columns, rows.length, tail), bindings)) as
+    Record<string, unknown>[] | { rows: Record<string, unknown>[] } | { changes: number };
+  // better-sqlite3 answers a statement with RETURNING with its rows (without, with a run summary); pg with a result
+  // object carrying them.
+  if (Array.isArray(result)) return result;
+  return 'rows' in result ? result.rows : [];
+}
+
 /** Closes the pool; the instance cannot be used afterwards. */
 export async function closeDatabase(db: Database): Promise<void> {
   sqliteReaders.get(db.knex)?.close();

@@ -1,7 +1,7 @@
 // The outbox: an event is recorded in the same transaction as the fact it reports, and a sender (sender.ts)
 // delivers it later, outside any trading path. Recording is an insert that ignores a second record of one fact
 // (same dedupe key), so a retried write or a re-run scheduler never notifies twice.
-import type { Db } from '../db';
+import { insertRows, type Db } from '../db';
 import type { AdminEvent, NotificationEvent, TraderEvent } from './types';
 
 /** Payload values as stored: figures in paise, instants in epoch ms, ids, short texts. */
@@ -66,4 +66,25 @@ async function insertNotice(
   const first = inserted[0];
   if (first === undefined) return undefined;
   return typeof first === 'number' ? first : first.id;
+}
+
+/**
+ * Records many users' notices in one statement (a fan-out's trades opened together); a fact already recorded is
+ * skipped, as with `recordNotice`.
+ */
+export async function recordNotices(db: Db, notices: readonly TraderNotice[], now: number): Promise<void> {
+  if (notices.length === 0) return;
+  await insertRows(
+    db,
+    'notification_outbox',
+    notices.map((notice) => ({
+      event: notice.event,
+      user_id: notice.userId,
+      payload: JSON.stringify(notice.payload),
+      dedupe_key: `${notice.event}:${notice.factKey}:${notice.userId}`,
+      status: 'pending',
+      created_at: now,
+    })),
+    'ON CONFLICT (dedupe_key) DO NOTHING',
+  );
 }

@@ -12,6 +12,7 @@ import {
   findOrderByClientId,
   findOrderByIntentKey,
   insertOrder,
+  insertRows,
   isUniqueViolation,
   listOpenOrders,
   toNumber,
@@ -144,6 +145,8 @@ const MUTABLE_COLUMNS: Record<keyof ReturnType<typeof mutableColumns>, true> = {
   reject_reason: true,
 };
 const MUTABLE = [...Object.keys(MUTABLE_COLUMNS), 'updated_at'];
+/** A batch's rows go in as an upsert on the client order id: a create inserts, an update sets `MUTABLE`. */
+const UPSERT_TAIL = `on conflict ("client_order_id") do update set ${MUTABLE.map((c) => `"${c}" = excluded."${c}"`).join(', ')} returning "id", "client_order_id", "user_id"`;
 
 /** How the audit trail names a write: the state it reached, or UPDATED when the state stayed. */
 function eventTypeOf(write: OrderWrite): string {
@@ -305,11 +308,12 @@ async function writeOrders(
         throw new Error('an updated order is not in the database');
       }
     }
-    const saved = (await trx('orders')
-      .insert(run.map((w) => fullRow(w.order, brokerOf)))
-      .onConflict('client_order_id')
-      .merge(MUTABLE)
-      .returning(['id', 'client_order_id', 'user_id'])) as Array<{
+    const saved = (await insertRows(
+      trx,
+      'orders',
+      run.map((w) => fullRow(w.order, brokerOf)),
+      UPSERT_TAIL,
+    )) as Array<{
       id: unknown;
       client_order_id: string;
       user_id: unknown;

@@ -1,4 +1,10 @@
-import { createPositionRisk, type Signal, type StrategyEvent, type TradeOpen } from '@optionpilot/engine';
+import {
+  createPositionRisk,
+  type Order,
+  type Signal,
+  type StrategyEvent,
+  type TradeOpen,
+} from '@optionpilot/engine';
 import { describe, expect, it } from 'vitest';
 import { insertUser, listLogs, listSignals, listTrades, type Dialect } from '../db';
 import { testDialects, useTestDatabase } from '../db/testing';
@@ -110,5 +116,141 @@ describe.each(testDialects())('runtime store (%s)', (dialect: Dialect) => {
     expect(logs.some((d) => d.startsWith(`Paper trade #${tradeId} closed (target)`))).toBe(true);
     s.rows.release(tradeId);
     expect(s.rows.trade(tradeId)).toBeUndefined();
+  });
+
+  it('opens trades that fill together in one batch: each links its own orders and logs its own id, a repeated one fails alone', async () => {
+    const s = store();
+    const signalId = await s.saveSignal('1', {
+      kind: 'armed',
+      signal: { ...signal, key: 'CALL-1m-2', setupCandleTime: T + 60_000 },
+    });
+    const users = await Promise.all(
+      [0, 1, 2].map((i) =>
+        insertUser(db(), {
+          email: `batch${i}-${dialect}@example.com`,
+          first_name: 'B',
+          last_name: String(i),
+          password_hash: 'x',
+        }),
+      ),
+    );
+    const entry = (userId: number, i: number): Order => ({
+      clientOrderId: `e${i}`,
+      accountId: String(userId),
+      purpose: 'entry',
+      signalId,
+      sequence: 0,
+      leg: 0,
+      intentKey: `${signalId}:${userId}:entry#0`,
+      symbol: 'NIFTY13JAN2624000CE',
+      side: 'BUY',
+      type: 'MARKET',
+      quantity: 65,
+      product: 'MIS',
+      tag: 'OPTEST',
+      state: 'FILLED',
+      filledQty: 65,
+      avgPrice: 100 + i,
+      fillIds: [`f${i}`],
+      createdAt: T,
+      updatedAt: T,
+    });
+    await Promise.all(users.map((u, i) => s.orders.create(entry(u.id, i))));
+    const opening = (userId: number, i: number): TradeOpen => ({
+      accountId: String(userId),
+      strategyId: '1',
+      signalId,
+      signalTime: T,
+      type: 'CALL',
+      optionType: 'CE',
+      strike: 24_000,
+      expiry: '2026-01-13',
+      expiryAt: T + 6 * 86_400_000,
+      symbol: 'NIFTY13JAN2624000CE',
+      lots: 1,
+      quantity: 65,
+      legs: 1,
+      entryTime: T + i,
+      entryIndex: 24_035,
+      entryPremium: 100 + i,
+      paper: i !== 1,
+      risk: createPositionRisk({ entryPrice: 100 + i, stopLoss: 20, target: 40, entryTime: T + i }),
+      orderIds: [`e${i}`],
+    });
+    const [a, b, c] = users.map((u, i) => opening(u.id, i));
+    if (a === undefined || b === undefined || c === undefined) throw new Error('three users expected');
+    // Queued in one turn, each pair is one batch: the first written whole (multi-row statements); the second holds
+    // a repeated (signal, user), which sends it back to one write per trade.
+    const first = await Promise.all([s.openTrade(a), s.openTrade(b)]);
+    const second = await Promise.allSettled([s.openTrade(c), s.openTrade(a)]);
+    expect(second.map((o) => o.status)).toEqual(['fulfilled', 'rejected']);
+    const ids = [...first, ...second.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []))];
+    for (const [i, user] of users.entries()) {
+      const tradeId = ids[i] ?? '';
+      expect(s.rows.trade(tradeId)).toMatchObject({
+        user_id: user.id,
+        entry_price_paise: (100 + i) * 100,
+        paper: i !== 1,
+        status: 'open',
+      });
+      const order = (await db()('orders')
+        .where({ client_order_id: `e${i}` })
+        .first()) as { trade_id: unknown };
+      expect(Number(order.trade_id)).toBe(Number(tradeId));
+      expect(s.rows.log(tradeId)?.description).toMatch(
+        new RegExp(`^${i === 1 ? 'Live' : 'Paper'} trade #${tradeId} opened: BUY 65`),
+      );
+    }
+    const ofSignal = (await listTrades(db(), {})).filter((t) => t.signal_id === Number(signalId));
+    expect(ofSignal).toHaveLength(3);
+  });
+
+  it('opens trades in batches of many (multi-row statements), each with its own row and log line', async () => {
+    const s = store();
+    const signalId = await s.saveSignal('1', {
+      kind: 'armed',
+      signal: { ...signal, key: 'CALL-1m-3', setupCandleTime: T + 120_000 },
+    });
+    const users = [];
+    for (let i = 0; i < 150; i += 1) {
+      users.push(
+        await insertUser(db(), {
+          email: `many${i}-${dialect}@example.com`,
+          first_name: 'M',
+          last_name: String(i),
+          password_hash: 'x',
+        }),
+      );
+    }
+    const risk = createPositionRisk({ entryPrice: 100, stopLoss: 20, target: 40, entryTime: T });
+    const ids = await Promise.all(
+      users.map((u) =>
+        s.openTrade({
+          accountId: String(u.id),
+          strategyId: '1',
+          signalId,
+          signalTime: T,
+          type: 'CALL',
+          optionType: 'CE',
+          strike: 24_000,
+          expiry: '2026-01-13',
+          expiryAt: T + 6 * 86_400_000,
+          symbol: 'NIFTY13JAN2624000CE',
+          lots: 1,
+          quantity: 65,
+          legs: 1,
+          entryTime: T,
+          entryIndex: 24_035,
+          entryPremium: 100,
+          paper: true,
+          risk,
+          orderIds: [],
+        }),
+      ),
+    );
+    expect(new Set(ids).size).toBe(150);
+    users.forEach((u, i) => expect(s.rows.trade(ids[i] ?? '')?.user_id).toBe(u.id));
+    const logs = await listLogs(db(), { eventType: 'trade', limit: 1000 });
+    expect(logs.filter((l) => l.description.includes(`signal #${signalId};`))).toHaveLength(150);
   });
 });

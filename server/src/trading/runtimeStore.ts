@@ -1,15 +1,19 @@
 // The trading runtime's store port on the database: signals, trades (open, moved stops, closed) and, through the
-// order store, every order before it reaches a broker. Each write is one short transaction; the runtime emits its
-// event only after the write resolved, so a socket never hears of a write that was rolled back (STYLE §7).
+// order store, every order before it reaches a broker. Each write is one short transaction (trades opened together
+// share one: a group commit); the runtime emits its event only after the write resolved, so a socket never hears
+// of a write that was rolled back (STYLE §7).
 import { istDate, istMidnightOf } from '@optionpilot/engine';
 import { rupeesToPaise } from '@optionpilot/engine/money';
 import type { RuntimeStore, StrategyEvent, TradeClose, TradeOpen } from '@optionpilot/engine';
 import {
   appendLog,
+  appendLogs,
   closeTrade,
   findSignal,
   insertSignal,
   insertTrade,
+  insertTrades,
+  linkOrdersToTrades,
   markSignalExecuted,
   markSignalSkipped,
   updateOrderByClientId,
@@ -18,12 +22,15 @@ import {
   type Database,
   type Db,
   type LogRow,
+  type NewLog,
+  type NewTrade,
   type SignalRow,
   type TradeRow,
 } from '../db';
 import { systemClock, type Clock } from '../clock';
-import { recordNotice } from '../notifications/outbox';
+import { recordNotice, recordNotices, type TraderNotice } from '../notifications/outbox';
 import type { Realtime } from '../realtime/publisher';
+import { createGroupCommit } from '../db/groupCommit';
 import { createDbOrderStore } from './orderStore';
 
 /** What the event publisher needs of a write: the rows as committed. */
@@ -71,6 +78,77 @@ async function recordDailyLossLimit(trx: Db, row: TradeRow, reason: string, now:
   );
 }
 
+/** A trade opened and the log line that says so, as committed. */
+interface OpenedRows {
+  readonly row: TradeRow;
+  readonly logRow: LogRow;
+}
+
+/** The `trades` row of an opened position. */
+function tradeColumns(trade: TradeOpen): NewTrade {
+  return {
+    user_id: Number(trade.accountId),
+    signal_id: Number(trade.signalId),
+    symbol: trade.symbol,
+    instrument: 'NIFTY',
+    trade_type: trade.type,
+    option_type: trade.optionType,
+    strike_x100: Math.round(trade.strike * 100),
+    expiry_at: trade.expiryAt,
+    lots: trade.lots,
+    quantity: trade.quantity,
+    entry_price_paise: rupeesToPaise(trade.entryPremium),
+    stop_loss_paise: rupeesToPaise(trade.risk.stopPrice),
+    target_paise: rupeesToPaise(trade.risk.targetPrice),
+    paper: trade.paper,
+    risk_state: JSON.stringify(trade.risk),
+    opened_at: trade.entryTime,
+    status: 'open',
+  };
+}
+
+/** The `logs` line of an opened trade. */
+function openedLog(trade: TradeOpen, tradeId: number): NewLog {
+  const mode = trade.paper ? 'Paper' : 'Live';
+  return {
+    event_type: 'trade',
+    description: `${mode} trade #${tradeId} opened: BUY ${trade.quantity} ${trade.symbol} @ ${rupeeText(trade.entryPremium)} on ${trade.type} signal #${trade.signalId}; stop ${rupeeText(trade.risk.stopPrice)}, target ${rupeeText(trade.risk.targetPrice)}`,
+    user_id: Number(trade.accountId),
+    data: {
+      tradeId,
+      signalId: Number(trade.signalId),
+      symbol: trade.symbol,
+      quantity: trade.quantity,
+      entryPrice: trade.entryPremium,
+    },
+  };
+}
+
+/** The trader's notice of an opened trade, from its row as committed. */
+function openedNotice(row: TradeRow): TraderNotice {
+  return {
+    event: 'trade_opened',
+    userId: row.user_id,
+    factKey: String(row.id),
+    payload: {
+      tradeId: row.id,
+      symbol: row.symbol,
+      quantity: row.quantity,
+      entryPaise: row.entry_price_paise,
+      stopPaise: row.stop_loss_paise,
+      targetPaise: row.target_paise,
+      paper: row.paper,
+      openedAt: row.opened_at,
+    },
+  };
+}
+
+function rowAt(rows: readonly TradeRow[], i: number): TradeRow {
+  const row = rows[i];
+  if (row === undefined) throw new Error('a row per opened trade expected');
+  return row;
+}
+
 /** Creates the database store; `rows` hands the committed rows to the publisher without reading them again. */
 export function createRuntimeStore(props: {
   db: Database;
@@ -87,6 +165,42 @@ export function createRuntimeStore(props: {
   const signals = new Map<string, SignalRow>();
   const trades = new Map<string, TradeRow>();
   const logs = new Map<string, LogRow>();
+
+  // Fills that arrive together (a fan-out's entries) open their trades in one transaction: the trade rows, their
+  // orders' links, their log lines and their notices in four statements per batch instead of a transaction each.
+  const openings = createGroupCommit<TradeOpen, OpenedRows>({
+    knex,
+    work: async (trx, trade) => {
+      const row = await insertTrade(trx, tradeColumns(trade));
+      for (const clientOrderId of trade.orderIds) {
+        await updateOrderByClientId(trx, clientOrderId, { trade_id: row.id });
+      }
+      const logRow = await appendLog(trx, openedLog(trade, row.id));
+      await recordNotice(trx, openedNotice(row), clock.now());
+      return { row, logRow };
+    },
+    workMany: async (trx, batch) => {
+      const now = Date.now();
+      const rows = await insertTrades(trx, batch.map(tradeColumns), now);
+      await linkOrdersToTrades(
+        trx,
+        batch.flatMap((trade, i) =>
+          trade.orderIds.map((clientOrderId) => ({ clientOrderId, tradeId: rowAt(rows, i).id })),
+        ),
+        now,
+      );
+      const logRows = await appendLogs(
+        trx,
+        batch.map((trade, i) => openedLog(trade, rowAt(rows, i).id)),
+      );
+      await recordNotices(trx, rows.map(openedNotice), clock.now());
+      return rows.map((row, i) => {
+        const logRow = logRows[i];
+        if (logRow === undefined) throw new Error('a log line per opened trade expected');
+        return { row, logRow };
+      });
+    },
+  });
 
   async function saveSignal(strategyId: string, event: StrategyEvent): Promise<string> {
     const { signal } = event;
@@ -127,64 +241,7 @@ export function createRuntimeStore(props: {
   }
 
   async function openTrade(trade: TradeOpen): Promise<string> {
-    const userId = Number(trade.accountId);
-    const mode = trade.paper ? 'Paper' : 'Live';
-    const { row, logRow } = await knex.transaction(async (trx) => {
-      const row = await insertTrade(trx, {
-        user_id: userId,
-        signal_id: Number(trade.signalId),
-        symbol: trade.symbol,
-        instrument: 'NIFTY',
-        trade_type: trade.type,
-        option_type: trade.optionType,
-        strike_x100: Math.round(trade.strike * 100),
-        expiry_at: trade.expiryAt,
-        lots: trade.lots,
-        quantity: trade.quantity,
-        entry_price_paise: rupeesToPaise(trade.entryPremium),
-        stop_loss_paise: rupeesToPaise(trade.risk.stopPrice),
-        target_paise: rupeesToPaise(trade.risk.targetPrice),
-        paper: trade.paper,
-        risk_state: JSON.stringify(trade.risk),
-        opened_at: trade.entryTime,
-        status: 'open',
-      });
-      for (const clientOrderId of trade.orderIds) {
-        await updateOrderByClientId(trx, clientOrderId, { trade_id: row.id });
-      }
-      const logRow = await appendLog(trx, {
-        event_type: 'trade',
-        description: `${mode} trade #${row.id} opened: BUY ${trade.quantity} ${trade.symbol} @ ${rupeeText(trade.entryPremium)} on ${trade.type} signal #${trade.signalId}; stop ${rupeeText(trade.risk.stopPrice)}, target ${rupeeText(trade.risk.targetPrice)}`,
-        user_id: userId,
-        data: {
-          tradeId: row.id,
-          signalId: Number(trade.signalId),
-          symbol: trade.symbol,
-          quantity: trade.quantity,
-          entryPrice: trade.entryPremium,
-        },
-      });
-      await recordNotice(
-        trx,
-        {
-          event: 'trade_opened',
-          userId,
-          factKey: String(row.id),
-          payload: {
-            tradeId: row.id,
-            symbol: row.symbol,
-            quantity: row.quantity,
-            entryPaise: row.entry_price_paise,
-            stopPaise: row.stop_loss_paise,
-            targetPaise: row.target_paise,
-            paper: row.paper,
-            openedAt: row.opened_at,
-          },
-        },
-        clock.now(),
-      );
-      return { row, logRow };
-    });
+    const { row, logRow } = await openings.write(trade);
     trades.set(String(row.id), row);
     logs.set(String(row.id), logRow);
     return String(row.id);

@@ -1,4 +1,4 @@
-import type { Db } from '../knex';
+import { insertRows, type Db } from '../knex';
 import { rowMapper } from '../normalise';
 import type { LogEventType, LogRow } from '../rows';
 
@@ -35,9 +35,12 @@ export async function appendLog(db: Db, log: NewLog): Promise<LogRow> {
 export async function appendLogs(db: Db, logs: readonly NewLog[]): Promise<LogRow[]> {
   if (logs.length === 0) return [];
   const now = Date.now();
-  const rows: unknown[] = await db('logs')
-    .insert(logs.map((log) => logColumns(log, now)))
-    .returning('*');
+  const rows = await insertRows(
+    db,
+    'logs',
+    logs.map((log) => logColumns(log, now)),
+    'returning *',
+  );
   // Ids are given in insertion order; RETURNING's own order is not guaranteed (SQLite).
   return rows.map(toLog).sort((a, b) => a.id - b.id);
 }

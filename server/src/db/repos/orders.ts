@@ -1,5 +1,5 @@
 import { OPEN_ORDER_STATES } from '@optionpilot/engine/execution/orderStateMachine';
-import type { Db } from '../knex';
+import { insertRows, type Db } from '../knex';
 import { rowMapper } from '../normalise';
 import type { OrderEventRow, OrderRow } from '../rows';
 
@@ -50,6 +50,28 @@ export async function updateOrderByClientId(
     .update({ ...patch, updated_at: now })
     .returning('*');
   return row ? toOrder(row) : undefined;
+}
+
+/**
+ * Sets the trade of several orders in one statement (a batch of opened trades links their entry orders); returns
+ * how many rows it updated. Orders not stored are skipped, as `updateOrderByClientId` skips them.
+ */
+export async function linkOrdersToTrades(
+  db: Db,
+  links: ReadonlyArray<{ readonly clientOrderId: string; readonly tradeId: number }>,
+  now = Date.now(),
+): Promise<number> {
+  if (links.length === 0) return 0;
+  // One CASE over the client order ids; the cast types the bound trade id for PostgreSQL (an untyped parameter
+  // would make the CASE text).
+  const cases = links.map(() => 'WHEN ? THEN CAST(? AS INTEGER)').join(' ');
+  const bindings = links.flatMap((link) => [link.clientOrderId, link.tradeId]);
+  return db('orders')
+    .whereIn(
+      'client_order_id',
+      links.map((link) => link.clientOrderId),
+    )
+    .update({ trade_id: db.raw(`CASE client_order_id ${cases} END`, bindings), updated_at: now });
 }
 
 export async function findOrderByClientId(db: Db, clientOrderId: string): Promise<OrderRow | undefined> {
@@ -114,7 +136,7 @@ export async function appendOrderEvent(db: Db, event: NewOrderEvent): Promise<Or
 /** Appends several audit events in one statement. */
 export async function appendOrderEvents(db: Db, events: readonly NewOrderEvent[]): Promise<void> {
   if (events.length === 0) return;
-  await db('order_events').insert(events.map(eventColumns));
+  await insertRows(db, 'order_events', events.map(eventColumns));
 }
 
 export async function listOrderEvents(db: Db, orderId: number): Promise<OrderEventRow[]> {

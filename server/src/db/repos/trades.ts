@@ -1,4 +1,4 @@
-import { selectRows, type Db } from '../knex';
+import { insertRows, selectRows, type Db } from '../knex';
 import { countOf, rowMapper, toNumber } from '../normalise';
 import type { TradeRow, TradeStatusValue } from '../rows';
 
@@ -24,6 +24,25 @@ export async function insertTrade(db: Db, trade: NewTrade, now = Date.now()): Pr
     .insert({ ...trade, created_at: now, updated_at: now })
     .returning('*');
   return toTrade(row);
+}
+
+/**
+ * Opens several positions in one statement; returns their rows in the order given (ids follow insertion order,
+ * RETURNING's own order is not guaranteed on SQLite). A repeated (signal, user) fails the whole statement.
+ */
+export async function insertTrades(
+  db: Db,
+  trades: readonly NewTrade[],
+  now = Date.now(),
+): Promise<TradeRow[]> {
+  if (trades.length === 0) return [];
+  const rows = await insertRows(
+    db,
+    'trades',
+    trades.map((trade) => ({ ...trade, created_at: now, updated_at: now })),
+    'returning *',
+  );
+  return rows.map(toTrade).sort((a, b) => a.id - b.id);
 }
 
 export async function findTrade(db: Db, id: number): Promise<TradeRow | undefined> {

@@ -60,7 +60,12 @@ describe.each(testDialects())('Telegram link API (%s)', (dialect) => {
     }>;
     expect(rows.map((r) => r.code_hash)).toEqual([sha256Hex(code)]);
     expect(JSON.stringify(rows)).not.toContain(code);
-    expect(fake.calls.filter((c) => c.method === 'getMe')).toHaveLength(1);
+    // The bot's name is asked of Telegram once and kept: a second code asks no more (the server's own bot, polling
+    // beside the route, asks getMe once for itself when it starts).
+    const asked = fake.calls.filter((c) => c.method === 'getMe').length;
+    const again = await t.request('POST', '/api/user/telegram/link-code', { token: user.token, body: {} });
+    expect(again.status).toBe(201);
+    expect(fake.calls.filter((c) => c.method === 'getMe')).toHaveLength(asked);
   });
 
   it('a trader gets at most LINK_CODE_BUDGET.limit codes per window', async () => {

@@ -116,6 +116,7 @@ describe('Settings tab', () => {
     // Locked: the receipt carries the tax invoice. Not set up on this server: push.
     expect(switchFor('E-mail for Payment received').disabled).toBe(true);
     expect(switchFor('Browser push for Trade closed').disabled).toBe(true);
+    // push is not set up on this server: no switch asks this browser to subscribe
     expect(screen.queryByText(/push notifications/i)).toBeNull();
 
     fireEvent.click(email);

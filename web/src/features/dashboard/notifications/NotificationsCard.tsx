@@ -117,7 +117,8 @@ export function NotificationsCard() {
             Choose what reaches you, and where. Changes are saved at once.
           </Text>
           <TelegramLink />
-          <PushSwitch />
+          {/* this browser's subscription: offered only when the server sends push */}
+          {settings.channels.some((c) => c.channel === 'push' && c.available) && <PushSwitch />}
           <Table.ScrollContainer minWidth={420}>
             <Table aria-label="Notification settings" verticalSpacing="xs">
               <Table.Thead>
