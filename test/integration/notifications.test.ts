@@ -5,8 +5,9 @@
 // Telegram chat linked with a code from POST /api/user/telegram/link-code and `/start <code>` from the chat, a push
 // subscription POSTed as a browser would. Expected figures come from the trade row in the database.
 //
-// Nothing in the product calls the sender's wake() after a trade yet (its 10 s poll would find the notice), so the
-// tests drain the outbox with `notifications.drainOnce()` (the same claim-and-send path the lanes use).
+// Trading wakes the sender after a trade's commit, so the tests wait for the notices (well inside the sender's
+// 10 s poll) until the outbox has nothing pending for the trader; a `notifications.drainOnce()` after that (the
+// lanes' own claim-and-send path) shows nothing more was due: counts are exact, not "at least".
 import type { Agent } from 'node:https';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { listTrades, saveTradingSettings, updateUser, type TradeRow } from '@optionpilot/server/db/index';
@@ -160,12 +161,21 @@ async function deliveries(h: Harness, userId: number): Promise<DeliveryRow[]> {
     .select('o.event', 'd.channel', 'd.status', 'd.attempts')) as DeliveryRow[];
 }
 
-async function until(what: string, done: () => boolean, timeoutMs = 5_000): Promise<void> {
+async function until(what: string, done: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
   const end = Date.now() + timeoutMs;
-  while (!done()) {
+  while (!(await done())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** Every notice of the user settled on every channel (none pending in the outbox). */
+async function settled(h: Harness, userId: number): Promise<boolean> {
+  const pending = await h.server.deps.db
+    .knex('notification_outbox')
+    .where({ user_id: userId, status: 'pending' })
+    .count({ n: '*' });
+  return Number(pending[0]?.n) === 0;
 }
 
 describe('notifications end to end (e-mail, Telegram, push)', () => {
@@ -176,7 +186,13 @@ describe('notifications end to end (e-mail, Telegram, push)', () => {
     const knex = h.server.deps.db.knex;
     const notifications = h.server.deps.notifications;
 
+    const all = (count: number) => () => {
+      const got = arrived(trader);
+      return got.email.length >= count && got.telegram.length >= count && got.push.length >= count;
+    };
     await callSetup(h);
+    await until('the trade_opened notices, woken by the trade', all(1));
+    await until('every delivery settled', () => settled(h, trader.id));
     await notifications.drainOnce();
     const [opened] = await listTrades(knex, { userId: trader.id });
     expect(opened).toMatchObject({ status: 'open', symbol: SYMBOL });
@@ -188,6 +204,8 @@ describe('notifications end to end (e-mail, Telegram, push)', () => {
     }
 
     await h.premium(141); // the 40-point target
+    await until('the trade_closed notices, woken by the close', all(2));
+    await until('every delivery settled', () => settled(h, trader.id));
     await notifications.drainOnce();
     const [closed] = await listTrades(knex, { userId: trader.id });
     expect(closed).toMatchObject({ status: 'closed', exit_reason: 'target' });
@@ -229,6 +247,8 @@ describe('notifications end to end (e-mail, Telegram, push)', () => {
     await callSetup(h);
     await h.premium(141);
     await h.server.deps.notifications.drainOnce();
+    // the trade's wake may hold some attempts the drain left to it
+    await until('every delivery settled', () => settled(h, trader.id));
     const [closed] = await listTrades(h.server.deps.db.knex, { userId: trader.id });
     expect(closed).toMatchObject({ status: 'closed' });
 
@@ -258,7 +278,7 @@ describe('notifications end to end (e-mail, Telegram, push)', () => {
     const first = await start(dir, T0 - 1_000, 100);
     const trader = await traderWithChannels(first, 'chitra');
     await callSetup(first);
-    await first.server.deps.notifications.drainOnce();
+    await until('the trade_opened notices', () => settled(first, trader.id));
     expect(arrived(trader).email).toHaveLength(1);
 
     // The sender dies; the trade still closes and its notice is committed with it; then the process goes away.
@@ -280,6 +300,7 @@ describe('notifications end to end (e-mail, Telegram, push)', () => {
       const got = arrived(trader);
       return got.email.length >= 2 && got.telegram.length >= 2 && got.push.length >= 2;
     });
+    await until('every delivery settled', () => settled(second, trader.id));
     // Any later pass (a drain, the poll) finds nothing more to send.
     await second.server.deps.notifications.drainOnce();
     const got = arrived(trader);
