@@ -1,6 +1,7 @@
 // Assembles the server: Koa (security headers, request ids, errors, body parsing, /api, the web app) and Socket.IO
 // on one node http.Server. `startServer` is used by main.ts and by tests (port 0, temporary DATA_DIR).
 import { createServer, type Server as HttpServer } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { bodyParser } from '@koa/bodyparser';
@@ -126,6 +127,8 @@ export interface StartOverrides {
   trading?: Pick<TradingServiceOptions, 'feed' | 'scheduler' | 'realtime'>;
   /** the notification channels instead of the configured ones (tests pass fakes) */
   notificationChannels?: NotificationChannel[];
+  /** the HTTPS agent of the configured push channel (tests: one that trusts the fake push service's certificate) */
+  pushAgent?: HttpsAgent;
 }
 
 export interface RunningServer {
@@ -172,6 +175,9 @@ export async function startServer(config: Config, overrides: StartOverrides = {}
   const realtime = createRealtime(io);
   // One registry for the routes and the runtime: Kite's postbacks reach the adapters the runtime trades through.
   const brokers = brokerRegistryFromConfig(config, () => clock.now());
+  // The sender is made after trading (the Telegram channel's commands reach the trader's bot): trading wakes it
+  // through this reference, set once the sender exists.
+  let wakeNotifications = (): void => {};
   const trading = createTradingService({
     db,
     config,
@@ -180,6 +186,7 @@ export async function startServer(config: Config, overrides: StartOverrides = {}
     health,
     clock,
     brokers,
+    noticeRecorded: () => wakeNotifications(),
     ...overrides.trading,
   });
   const jwtKey = loadOrCreateJwtKey(config.dataDir, config.jwtSecret);
@@ -191,10 +198,11 @@ export async function startServer(config: Config, overrides: StartOverrides = {}
     clock,
     channels:
       overrides.notificationChannels ??
-      buildChannels(config, { config, db, logger, clock, realtime, trading }),
+      buildChannels(config, { config, db, logger, clock, realtime, trading }, overrides.pushAgent),
     render: (notice) => renderNotice({ db, config }, notice),
     unsubscribeUrlFor: unsubscribe.unsubscribeUrlFor,
   });
+  wakeNotifications = () => notifications.wake();
   const deps: Deps = {
     config,
     logger,

@@ -8,7 +8,7 @@ import { BehaviorSubject, Subject } from 'rxjs';
 import { istDateTime, type Quote, type Tick } from '@optionpilot/engine';
 import type { FeedHealth, FeedSource } from '@optionpilot/engine/feeds/feedSource';
 import { VirtualTime } from '@optionpilot/engine/execution/virtualTime';
-import { startServer, type RunningServer } from '@optionpilot/server/app';
+import { startServer, type RunningServer, type StartOverrides } from '@optionpilot/server/app';
 import { loadConfig } from '@optionpilot/server/config';
 import { createLogger } from '@optionpilot/server/logger';
 import { insertUser, saveTradingSettings, updateUser } from '@optionpilot/server/db/index';
@@ -91,6 +91,8 @@ export async function startHarness(
   env: Record<string, string> = {},
   /** the feed stands in for a broker's live feed, so Live traders send real orders (at the fakes) */
   liveFeed = false,
+  /** more of startServer's overrides (the notification tests pass the fake push service's HTTPS agent) */
+  overrides: Pick<StartOverrides, 'pushAgent'> = {},
 ): Promise<Harness> {
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -107,6 +109,7 @@ export async function startHarness(
   const server = await startServer(config, {
     logger: createLogger({ level: 'silent' }),
     trading: { feed, scheduler: time.scheduler },
+    ...overrides,
   });
   servers.push(server);
   const settle = async () => {

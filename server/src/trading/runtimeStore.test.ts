@@ -29,13 +29,21 @@ const silent = { toAdmins: () => undefined } as unknown as Realtime;
 
 describe.each(testDialects())('runtime store (%s)', (dialect: Dialect) => {
   const db = useTestDatabase(dialect);
+  let woken = 0;
   const store = () =>
     createRuntimeStore({
       db: { knex: db(), dialect },
       publisher: silent,
       brokerOf: () => 'paper',
       strategyRowId: () => 1,
+      noticeRecorded: () => {
+        woken += 1;
+      },
     });
+  const notices = async () =>
+    ((await db()('notification_outbox').orderBy('id').pluck('event')) as string[]).filter((e) =>
+      e.startsWith('trade_'),
+    );
 
   it('keeps one signal row through its life, and records a trade from open to close with its audit rows', async () => {
     const s = store();
@@ -85,6 +93,9 @@ describe.each(testDialects())('runtime store (%s)', (dialect: Dialect) => {
       orderIds: [],
     };
     const tradeId = await s.openTrade(trade);
+    // the sender is woken once the notice is committed, so it can send at once
+    expect(await notices()).toEqual(['trade_opened']);
+    expect(woken).toBe(1);
     await s.saveRisk(tradeId, { ...risk, stopPrice: 105, highWater: 125 });
     expect(s.rows.trade(tradeId)).toMatchObject({ stop_loss_paise: 10_500, status: 'open' });
     await s.closeTrade({
@@ -101,6 +112,8 @@ describe.each(testDialects())('runtime store (%s)', (dialect: Dialect) => {
       risk,
       orderIds: [],
     });
+    expect(await notices()).toEqual(['trade_opened', 'trade_closed']);
+    expect(woken).toBe(2);
     const [closed] = await listTrades(db(), { userId: user.id });
     expect(closed).toMatchObject({
       status: 'closed',

@@ -72,6 +72,24 @@ describe('Telegram replies', () => {
     expect(text.endsWith('…\n\nhttps://op.example/admin')).toBe(true);
     expect(text.length).toBeLessThan(4096);
   });
+
+  it('gives a rendered notice’s link once, at the end (render.ts already ends the text with it)', () => {
+    const text = notificationMessage(
+      {
+        outboxId: 2,
+        event: 'trade_opened',
+        title: 'Paper trade opened',
+        text: 'Paper trade #2 opened.\nQuantity: 65\n\nhttps://op.example/dashboard',
+        html: '',
+        path: '/dashboard',
+        essential: false,
+      },
+      'https://op.example',
+    );
+    expect(text).toBe(
+      '<b>Paper trade opened</b>\nPaper trade #2 opened.\nQuantity: 65\n\nhttps://op.example/dashboard',
+    );
+  });
 });
 
 describe('link codes', () => {

@@ -117,7 +117,12 @@ const MAX_TEXT = 3500;
 
 /** The notification as one Telegram message (HTML parse mode): bold title, the text, where to look in the app. */
 export function notificationMessage(message: RenderedNotification, publicUrl: string): string {
-  const text = message.text.length > MAX_TEXT ? `${message.text.slice(0, MAX_TEXT - 1)}…` : message.text;
+  const link = `${publicUrl}${message.path}`;
+  // render.ts ends a notice's text with this link already (a test send's text does not): said once, at the end.
+  const body = message.text.endsWith(`\n${link}`)
+    ? message.text.slice(0, -link.length).trimEnd()
+    : message.text;
+  const text = body.length > MAX_TEXT ? `${body.slice(0, MAX_TEXT - 1)}…` : body;
   const title = message.title.slice(0, 200);
-  return `<b>${escapeHtml(title)}</b>\n${escapeHtml(text)}\n\n${escapeHtml(`${publicUrl}${message.path}`)}`;
+  return `<b>${escapeHtml(title)}</b>\n${escapeHtml(text)}\n\n${escapeHtml(link)}`;
 }
