@@ -26,6 +26,8 @@ export class OrderLedger {
   private readonly writes: OrderWrites;
   private readonly changes = new Subject<Order>();
   private readonly anomalies = new Subject<RouterAnomaly>();
+  /** listeners of one order's changes: a change reaches only its own order's waiters, not every waiter */
+  private readonly watchers = new Map<string, Set<(order: Order) => void>>();
 
   /** every order change, after it is applied (persistence follows in order) */
   readonly changes$: Observable<Order> = this.changes.asObservable();
@@ -70,7 +72,26 @@ export class OrderLedger {
   /** Tracks an order the store has just created, and publishes it. */
   created(order: Order): void {
     this.remember(order);
+    this.publish(order);
+  }
+
+  /** Calls `listener` with every later version of one order; returns the function that stops it. */
+  watch(clientOrderId: string, listener: (order: Order) => void): () => void {
+    let listeners = this.watchers.get(clientOrderId);
+    if (listeners === undefined) this.watchers.set(clientOrderId, (listeners = new Set()));
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0 && this.watchers.get(clientOrderId) === listeners)
+        this.watchers.delete(clientOrderId);
+    };
+  }
+
+  private publish(order: Order): void {
+    // Skipped when nobody listens: a Subject allocates per `next` even with no observers.
     if (this.changes.observed) this.changes.next(order);
+    const listeners = this.watchers.get(order.clientOrderId);
+    if (listeners !== undefined) for (const listener of listeners) listener(order);
   }
 
   /** The tracked version of a stored order, tracking it first if this process has not seen it. */
@@ -111,8 +132,7 @@ export class OrderLedger {
     if (result.order === current) return current;
     this.remember(result.order, current);
     this.writes.queue(result.order);
-    // Skipped when nobody listens: a Subject allocates per `next` even with no observers.
-    if (this.changes.observed) this.changes.next(result.order);
+    this.publish(result.order);
     return result.order;
   }
 

@@ -144,6 +144,14 @@ export class OrderRouter {
   /** refused events and persistence failures */
   readonly anomalies$: Observable<RouterAnomaly>;
 
+  /**
+   * Calls `listener` with every later version of one order (what a waiter on a few orders needs, without hearing
+   * every other order's changes); returns the function that stops it.
+   */
+  watchOrder(clientOrderId: string, listener: (order: Order) => void): () => void {
+    return this.ledger.watch(clientOrderId, listener);
+  }
+
   constructor(private readonly options: OrderRouterOptions) {
     this.newClientOrderId =
       options.newClientOrderId ?? createClientOrderIdFactory({ now: () => options.scheduler.now() });

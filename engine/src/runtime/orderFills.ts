@@ -22,14 +22,20 @@ export function settledOrders(
   };
   if (done()) return Promise.resolve(current());
   return new Promise((resolve) => {
+    let finished = false;
     const finish = (): void => {
-      changes.unsubscribe();
+      if (finished) return;
+      finished = true;
+      for (const stop of watches) stop();
       timer?.unsubscribe();
       resolve(current());
     };
-    const changes = router.changes$.subscribe((order) => {
-      if (clientOrderIds.includes(order.clientOrderId) && done()) finish();
-    });
+    // Each waiter hears only its own orders: a fan-out's 1,000 waiters are not each told of every other change.
+    const watches = clientOrderIds.map((id) =>
+      router.watchOrder(id, () => {
+        if (done()) finish();
+      }),
+    );
     // An infinite wait has no timer (a timer of Infinity ms would fire at once on a real clock).
     const timer = Number.isFinite(timeoutMs) ? scheduler.schedule(finish, timeoutMs) : undefined;
   });
