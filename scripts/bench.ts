@@ -1,4 +1,4 @@
-// `npm run bench [-- pipeline|backtest|sweep|fanout|runtime|positions|telegram|kite ...]`: runs the engine benchmarks one after another in this process
+// `npm run bench [-- pipeline|backtest|sweep|fanout|runtime|positions|telegram|notify|kite ...]`: runs the engine benchmarks one after another in this process
 // and prints their figures with the targets beside them. Targets are reported, never enforced: a slow machine
 // exits 0 like a fast one; only a benchmark that crashes makes the exit code non-zero.
 import { runBacktestBench } from '../engine/bench/backtest';
@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { runPositionsBench } from '../server/bench/positions';
 import { runRuntimeFanoutBench } from '../server/bench/runtimeFanout';
 import { runTelegramBench } from '../server/bench/telegram';
+import { runNotifyBench } from '../server/bench/notify';
 import { BROKER_DEFINITIONS } from '../server/src/brokers/registry';
 
 type Bench = () => Promise<BenchResult>;
@@ -40,6 +41,7 @@ const BENCHES: Record<string, Bench> = {
   runtime: runRuntimeFanoutBench,
   positions: runPositionsBench,
   telegram: runTelegramBench,
+  notify: runNotifyBench,
   ...BROKER_BENCHES,
 };
 type BenchName = string;
@@ -140,6 +142,36 @@ const TARGETS: readonly Target[] = [
     target: "Telegram: no more than 30 messages in any second (Telegram's per-bot limit)",
     figure: 'busiest 1 s window (messages)',
     met: (v) => v <= 30,
+  },
+  {
+    bench: 'notify',
+    target: 'e-mail + Telegram on: 1,000-account fan-out, slowest entry send unchanged within 5 %',
+    figure: 'slowest send change',
+    met: (v) => v <= 5,
+  },
+  {
+    bench: 'notify',
+    target: 'e-mail + Telegram on: 1,000-account fan-out, all fills persisted unchanged within 5 %',
+    figure: 'fills persisted change',
+    met: (v) => v <= 5,
+  },
+  {
+    bench: 'notify',
+    target: 'all 1,000 trade e-mails at the fake SMTP ≤ 10 s after the first trade_opened',
+    figure: 'first trade_opened → 1,000th e-mail (s)',
+    met: (v) => v <= 10,
+  },
+  {
+    bench: 'notify',
+    target: "all 1,000 Telegram messages delivered at the bot's allowed rate (≈ 34 s), none dropped",
+    figure: 'Telegram chats reached',
+    met: (v) => v === 1_000,
+  },
+  {
+    bench: 'notify',
+    target: 'Telegram: none refused by the fake (429)',
+    figure: 'refused by the Telegram fake (429)',
+    met: (v) => v === 0,
   },
   // Every broker's fan-out bench reports the same figures against the same targets (issues 10 and 17).
   ...Object.keys(BROKER_BENCHES).flatMap((bench): Target[] => [

@@ -175,9 +175,6 @@ export async function startServer(config: Config, overrides: StartOverrides = {}
   const realtime = createRealtime(io);
   // One registry for the routes and the runtime: Kite's postbacks reach the adapters the runtime trades through.
   const brokers = brokerRegistryFromConfig(config, () => clock.now());
-  // The sender is made after trading (the Telegram channel's commands reach the trader's bot): trading wakes it
-  // through this reference, set once the sender exists.
-  let wakeNotifications = (): void => {};
   const trading = createTradingService({
     db,
     config,
@@ -186,7 +183,6 @@ export async function startServer(config: Config, overrides: StartOverrides = {}
     health,
     clock,
     brokers,
-    noticeRecorded: () => wakeNotifications(),
     ...overrides.trading,
   });
   const jwtKey = loadOrCreateJwtKey(config.dataDir, config.jwtSecret);
@@ -202,7 +198,6 @@ export async function startServer(config: Config, overrides: StartOverrides = {}
     render: (notice) => renderNotice({ db, config }, notice),
     unsubscribeUrlFor: unsubscribe.unsubscribeUrlFor,
   });
-  wakeNotifications = () => notifications.wake();
   const deps: Deps = {
     config,
     logger,

@@ -1,6 +1,7 @@
 // The outbox: an event is recorded in the same transaction as the fact it reports, and a sender (sender.ts)
 // delivers it later, outside any trading path. Recording is an insert that ignores a second record of one fact
 // (same dedupe key), so a retried write or a re-run scheduler never notifies twice.
+import type { Knex } from 'knex';
 import { insertRows, type Db } from '../db';
 import type { AdminEvent, NotificationEvent, TraderEvent } from './types';
 
@@ -23,6 +24,47 @@ export interface AdminNotice {
 
 /** Wakes the sender after the transaction that recorded a notice committed (set by the sender; may be absent). */
 export type OutboxWake = () => void;
+
+const wakes = new Set<OutboxWake>();
+/** Transactions already waiting for their commit to wake the senders (one wake per transaction). */
+const waiting = new WeakSet<Knex.Transaction>();
+
+/**
+ * Calls `wake` after every commit that recorded a notice (the sender subscribes while it runs). Returns the
+ * unsubscribe. Every running sender in the process hears every commit: a wake with nothing due costs one query.
+ */
+export function onNoticeRecorded(wake: OutboxWake): () => void {
+  wakes.add(wake);
+  return () => wakes.delete(wake);
+}
+
+function wakeAll(): void {
+  for (const wake of wakes) {
+    try {
+      wake();
+    } catch {
+      // a wake never throws into the fact's code; the sender's poll is the fallback
+    }
+  }
+}
+
+/**
+ * Wakes the senders once the write that recorded a notice is committed: after the outermost transaction's commit
+ * (never inside it: the sender would not see the row yet), nothing on a rollback. Never awaited, never throws.
+ */
+function wakeAfterCommit(db: Db): void {
+  if (wakes.size === 0) return;
+  if (!('isTransaction' in db) || db.isTransaction !== true) {
+    setImmediate(wakeAll);
+    return;
+  }
+  let trx = db as Knex.Transaction;
+  while (trx.parentTransaction !== undefined) trx = trx.parentTransaction;
+  if (waiting.has(trx)) return;
+  waiting.add(trx);
+  // resolves after COMMIT, rejects on rollback (the notice is gone with the fact: nothing to send)
+  trx.executionPromise.then(wakeAll, () => undefined);
+}
 
 /**
  * Records a notice for one user inside `db` (pass the fact's transaction). Returns the outbox id, or undefined
@@ -65,6 +107,7 @@ async function insertNotice(
     .returning('id')) as Array<{ id: number } | number>;
   const first = inserted[0];
   if (first === undefined) return undefined;
+  wakeAfterCommit(db);
   return typeof first === 'number' ? first : first.id;
 }
 
@@ -87,4 +130,5 @@ export async function recordNotices(db: Db, notices: readonly TraderNotice[], no
     })),
     'ON CONFLICT (dedupe_key) DO NOTHING',
   );
+  wakeAfterCommit(db);
 }

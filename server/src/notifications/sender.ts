@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock';
 import type { Db } from '../db';
 import type { Logger } from '../logger';
-import type { NotificationPayload } from './outbox';
+import { onNoticeRecorded, type NotificationPayload } from './outbox';
 import { DEFAULT_PREFERENCES, isEnabled } from './preferences';
 import {
   PermanentDeliveryError,
@@ -150,6 +150,7 @@ export function createNotificationSender(options: NotificationSenderOptions): No
   let running = false;
   let timer: NodeJS.Timeout | undefined;
   let wakeQueued = false;
+  let unsubscribeWake: (() => void) | undefined;
   let stopping: Promise<void> | undefined;
 
   async function defaultRecipient(userId: number, event: NotificationEvent) {
@@ -351,6 +352,15 @@ export function createNotificationSender(options: NotificationSenderOptions): No
     }
   }
 
+  function wake(): void {
+    if (!running || wakeQueued) return;
+    wakeQueued = true;
+    setImmediate(() => {
+      wakeQueued = false;
+      if (running) pumpAll();
+    });
+  }
+
   function pumpAll(): void {
     for (const lane of lanes) void pump(lane);
   }
@@ -431,11 +441,14 @@ export function createNotificationSender(options: NotificationSenderOptions): No
       }
       timer = setInterval(pumpAll, pollMs);
       timer.unref();
+      // every notice recorded in this process wakes the lanes after its commit (outbox.ts)
+      unsubscribeWake = onNoticeRecorded(wake);
       pumpAll();
     },
     stop() {
       return (stopping ??= (async () => {
         running = false;
+        unsubscribeWake?.();
         if (timer !== undefined) clearInterval(timer);
         timer = undefined;
         const inFlight = lanes.flatMap((lane) => [...lane.inFlight]);
@@ -452,14 +465,7 @@ export function createNotificationSender(options: NotificationSenderOptions): No
         await Promise.allSettled(options.channels.map((channel) => channel.close()));
       })());
     },
-    wake() {
-      if (!running || wakeQueued) return;
-      wakeQueued = true;
-      setImmediate(() => {
-        wakeQueued = false;
-        if (running) pumpAll();
-      });
-    },
+    wake,
     async drainOnce() {
       await Promise.all(lanes.map((lane) => drainLane(lane)));
     },

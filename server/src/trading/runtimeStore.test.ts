@@ -5,10 +5,11 @@ import {
   type StrategyEvent,
   type TradeOpen,
 } from '@optionpilot/engine';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { insertUser, listLogs, listSignals, listTrades, type Dialect } from '../db';
 import { testDialects, useTestDatabase } from '../db/testing';
 import type { Realtime } from '../realtime/publisher';
+import { onNoticeRecorded } from '../notifications/outbox';
 import { createRuntimeStore } from './runtimeStore';
 
 const T = Date.UTC(2026, 0, 7, 4, 0);
@@ -29,16 +30,22 @@ const silent = { toAdmins: () => undefined } as unknown as Realtime;
 
 describe.each(testDialects())('runtime store (%s)', (dialect: Dialect) => {
   const db = useTestDatabase(dialect);
+  // the senders hear of a committed notice through the outbox (what a running sender subscribes to)
   let woken = 0;
+  let stopListening = (): void => {};
+  beforeEach(() => {
+    woken = 0;
+    stopListening = onNoticeRecorded(() => {
+      woken += 1;
+    });
+  });
+  afterEach(() => stopListening());
   const store = () =>
     createRuntimeStore({
       db: { knex: db(), dialect },
       publisher: silent,
       brokerOf: () => 'paper',
       strategyRowId: () => 1,
-      noticeRecorded: () => {
-        woken += 1;
-      },
     });
   const notices = async () =>
     ((await db()('notification_outbox').orderBy('id').pluck('event')) as string[]).filter((e) =>
@@ -95,7 +102,7 @@ describe.each(testDialects())('runtime store (%s)', (dialect: Dialect) => {
     const tradeId = await s.openTrade(trade);
     // the sender is woken once the notice is committed, so it can send at once
     expect(await notices()).toEqual(['trade_opened']);
-    expect(woken).toBe(1);
+    await vi.waitFor(() => expect(woken).toBe(1));
     await s.saveRisk(tradeId, { ...risk, stopPrice: 105, highWater: 125 });
     expect(s.rows.trade(tradeId)).toMatchObject({ stop_loss_paise: 10_500, status: 'open' });
     await s.closeTrade({
@@ -113,7 +120,7 @@ describe.each(testDialects())('runtime store (%s)', (dialect: Dialect) => {
       orderIds: [],
     });
     expect(await notices()).toEqual(['trade_opened', 'trade_closed']);
-    expect(woken).toBe(2);
+    await vi.waitFor(() => expect(woken).toBe(2));
     const [closed] = await listTrades(db(), { userId: user.id });
     expect(closed).toMatchObject({
       status: 'closed',

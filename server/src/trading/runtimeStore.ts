@@ -158,8 +158,6 @@ export function createRuntimeStore(props: {
   strategyRowId: (strategyId: string) => number | null;
   /** stamps the notices recorded with a trade (default: the system clock) */
   clock?: Clock;
-  /** called after a trade's notice is committed: the sender's wake(), so it goes out now rather than at its poll */
-  noticeRecorded?: () => void;
 }): RuntimeStore & { rows: StoredRows } {
   const knex = props.db.knex;
   const clock = props.clock ?? systemClock;
@@ -244,7 +242,6 @@ export function createRuntimeStore(props: {
 
   async function openTrade(trade: TradeOpen): Promise<string> {
     const { row, logRow } = await openings.write(trade);
-    props.noticeRecorded?.();
     trades.set(String(row.id), row);
     logs.set(String(row.id), logRow);
     return String(row.id);
@@ -316,7 +313,6 @@ export function createRuntimeStore(props: {
       return { row, logRow };
     });
     if (result === undefined) return;
-    props.noticeRecorded?.();
     trades.set(closing.tradeId, result.row);
     logs.set(closing.tradeId, result.logRow);
   }

@@ -86,8 +86,6 @@ export interface TradingServiceOptions {
    * adapters; without it every account trades on paper
    */
   brokers?: BrokerRegistry;
-  /** called after a trade's notice is committed (startServer: the notification sender's wake()) */
-  noticeRecorded?: () => void;
 }
 
 interface Running {
@@ -318,7 +316,6 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
       publisher,
       brokerOf: (accountId) => brokers.nameOf(accountId),
       strategyRowId: (id) => (Number.isInteger(Number(id)) ? Number(id) : null),
-      ...(options.noticeRecorded ? { noticeRecorded: options.noticeRecorded } : {}),
     });
     const events = createEventPublisher({
       ownerOf: (userId) => findUserById(knex, userId),
