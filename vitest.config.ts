@@ -33,6 +33,7 @@ export default defineConfig({
             'load/**/*.test.ts',
             'brokers/**/*.test.ts',
             'security/**/*.test.ts',
+            'deploy/**/*.test.ts',
           ],
           environment: 'node',
           testTimeout: 120_000,
@@ -41,10 +42,10 @@ export default defineConfig({
       },
       {
         test: {
-          // Crash trials and the contention run start the real server as a child process, many times.
+          // Crash trials, the contention run and the scale-out nodes start the real server as child processes.
           name: 'faults',
           root: './test',
-          include: ['faults/**/*.test.ts'],
+          include: ['faults/**/*.test.ts', 'scaleout/**/*.test.ts'],
           environment: 'node',
           testTimeout: 600_000,
           hookTimeout: 600_000,

@@ -138,7 +138,7 @@ async function fanoutWithNotifications(off: FanoutFigures): Promise<BenchResult>
     unsubscribeUrlFor: async (userId, event) => `${PUBLIC_URL}/u/${userId}/${event}`,
   });
   try {
-    await telegram.started;
+    await telegram.listen();
     sender.start();
     const on = fanoutFigures(await rig.enterAll(), sent);
     const mails = await smtp.waitForAccepted(ACCOUNTS, 120_000).catch(() => smtp.stats());

@@ -22,7 +22,11 @@ describe('HTTP app', () => {
       expect(csp).toContain("default-src 'self'");
       expect(csp).toContain("script-src 'self';");
       expect(csp).toContain("style-src 'self' 'unsafe-inline'");
-      expect(csp).toContain("connect-src 'self' ws: wss:");
+      // only this origin's WebSocket (PUBLIC_URL's), never any ws:/wss: host
+      expect(csp).toContain(`connect-src 'self' ws://${new URL(t.config.publicUrl).host};`);
+      expect(csp).not.toMatch(/ wss?:[ ;]/);
+      // plain HTTP (no https PUBLIC_URL): no pin
+      expect(res.headers.get('strict-transport-security')).toBeNull();
       expect(csp).toContain("frame-ancestors 'none'");
       expect(csp).toContain("object-src 'none'");
       expect(csp).toContain("base-uri 'self'");
@@ -204,7 +208,7 @@ describe('CSP with Razorpay keys', () => {
       const csp = res.headers.get('content-security-policy') ?? '';
       expect(csp).toContain("script-src 'self' https://checkout.razorpay.com");
       expect(csp).toMatch(/frame-src [^;]*https:\/\/api\.razorpay\.com/);
-      expect(csp).toMatch(/connect-src 'self' ws: wss: [^;]*https:\/\/api\.razorpay\.com/);
+      expect(csp).toMatch(/connect-src 'self' ws:\/\/[^ ;]+ [^;]*https:\/\/api\.razorpay\.com/);
       const config = await t.request('GET', '/api/config');
       expect(config.json).toMatchObject({ paymentTestMode: false, razorpayKeyId: 'rzp_test_abc123' });
       expect(config.text).not.toContain('secretsecret');
@@ -232,6 +236,33 @@ describe('CSP with Razorpay keys', () => {
     } finally {
       await t.close();
       await plain.close();
+    }
+  });
+});
+
+describe('behind HTTPS (PUBLIC_URL https://…)', () => {
+  it('pins HTTPS with HSTS and allows only the own origin’s wss: for sockets', async () => {
+    const t = await startTestServer({ env: { PUBLIC_URL: 'https://trade.example.in' } });
+    try {
+      for (const path of ['/api/health', '/', '/api/nope']) {
+        const res = await t.request('GET', path);
+        expect(res.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+        const csp = res.headers.get('content-security-policy') ?? '';
+        expect(csp).toContain("connect-src 'self' wss://trade.example.in;");
+        expect(csp).not.toContain('ws://');
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('keeps a non-default port in the socket origin', async () => {
+    const t = await startTestServer({ env: { PUBLIC_URL: 'https://trade.example.in:8443/' } });
+    try {
+      const csp = (await t.request('GET', '/api/health')).headers.get('content-security-policy') ?? '';
+      expect(csp).toContain("connect-src 'self' wss://trade.example.in:8443;");
+    } finally {
+      await t.close();
     }
   });
 });

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   assertProductionReady,
@@ -8,6 +9,9 @@ import {
   publicConfig,
 } from './config';
 import { PRODUCTION_OPERATOR_ENV } from './testing/operator';
+
+/** The repository's root, found from this file (server/src/config.test.ts) rather than by the code under test. */
+const REPO = join(import.meta.dirname, '../..');
 
 describe('loadConfig', () => {
   it('runs on defaults with no environment at all', () => {
@@ -26,9 +30,16 @@ describe('loadConfig', () => {
       smtpMaxConnections: 5,
       algoTag: 'OPTIONPILOT',
       logLevel: 'info',
+      requestTimeoutMs: 30_000,
+      maxConnectionsPerIp: 64,
     });
     expect(config.dataDir).toMatch(/data$/);
-    expect(config.webDistDir).toMatch(/web[/\\]dist$/);
+    expect(config.webDistDir).toBe(join(REPO, 'web', 'dist'));
+  });
+
+  it('resolves a relative WEB_DIST_DIR against the repository root, not the working directory', () => {
+    expect(loadConfig({ WEB_DIST_DIR: 'build/app' }).webDistDir).toBe(join(REPO, 'build', 'app'));
+    expect(loadConfig({ WEB_DIST_DIR: '/srv/optionpilot/web' }).webDistDir).toBe('/srv/optionpilot/web');
   });
 
   it('treats empty strings as unset', () => {
@@ -59,9 +70,21 @@ describe('loadConfig', () => {
     ['REGISTER_LIMIT_PER_IP', '2.5'],
     ['SMTP_MAX_CONNECTIONS', '0'],
     ['SMTP_MAX_CONNECTIONS', 'many'],
+    ['REQUEST_TIMEOUT', '500ms'],
+    ['REQUEST_TIMEOUT', 'slow'],
+    ['MAX_CONNECTIONS_PER_IP', '-1'],
+    ['MAX_CONNECTIONS_PER_IP', 'lots'],
   ])('stops on an invalid %s (%s) with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}: `));
+  });
+
+  it('caps connections per address only without a proxy, unless told', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).maxConnectionsPerIp).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: 'true', MAX_CONNECTIONS_PER_IP: '500' }).maxConnectionsPerIp).toBe(500);
+    expect(loadConfig({ MAX_CONNECTIONS_PER_IP: '0' }).maxConnectionsPerIp).toBe(0);
+    expect(loadConfig({ MAX_CONNECTIONS_PER_IP: '' }).maxConnectionsPerIp).toBe(64);
+    expect(loadConfig({ REQUEST_TIMEOUT: '2m' }).requestTimeoutMs).toBe(120_000);
   });
 
   it('names every invalid variable at once', () => {
@@ -72,6 +95,42 @@ describe('loadConfig', () => {
       expect((err as Error).message).toMatch(/PORT: /);
       expect((err as Error).message).toMatch(/SIM_SPEED: /);
     }
+  });
+
+  it('runs as one process unless told it is one node of several', () => {
+    expect(loadConfig({})).toMatchObject({
+      nodeRole: 'all',
+      redisUrl: undefined,
+      redisPrefix: 'optionpilot:',
+    });
+    expect(() => loadConfig({ NODE_ROLE: 'leader' })).toThrow(/NODE_ROLE: must be all, web or engine/);
+    expect(() => loadConfig({ REDIS_URL: 'http://127.0.0.1:6379' })).toThrow(/REDIS_URL: /);
+  });
+
+  it('names what several nodes must share: PostgreSQL, Redis and the keys', () => {
+    const error = (() => {
+      try {
+        loadConfig({ NODE_ROLE: 'web' });
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return '';
+    })();
+    for (const name of ['DATABASE_URL', 'REDIS_URL', 'JWT_SECRET', 'ENCRYPTION_KEY']) {
+      expect(error).toMatch(new RegExp(`  ${name}: `));
+    }
+    const key = Buffer.alloc(32, 7).toString('base64');
+    const shared = {
+      DATABASE_URL: 'postgres://op@db:5432/op',
+      JWT_SECRET: key,
+      ENCRYPTION_KEY: key,
+    };
+    expect(() => loadConfig({ ...shared, NODE_ROLE: 'engine' })).toThrow(/REDIS_URL: /);
+    expect(loadConfig({ ...shared, REDIS_URL: 'redis://cache:6379', NODE_ROLE: 'engine' })).toMatchObject({
+      nodeRole: 'engine',
+      redisUrl: 'redis://cache:6379',
+    });
+    expect(() => loadConfig({ REDIS_URL: 'redis://cache:6379' })).toThrow(/DATABASE_URL: /);
   });
 
   it('requires both Razorpay keys together', () => {

@@ -13,6 +13,7 @@ import type { Realtime } from './realtime/publisher';
 import type { TradingService } from './trading/api';
 import type { NotificationSender } from './notifications/sender';
 import type { UnsubscribeLinks } from './notifications/unsubscribe';
+import type { Metrics } from './metrics/metrics';
 
 export interface Deps {
   config: Config;
@@ -35,6 +36,8 @@ export interface Deps {
   notifications: NotificationSender;
   /** signed one-click unsubscribe links of notification e-mails */
   unsubscribe: UnsubscribeLinks;
+  /** this server's Prometheus registry, scraped at `GET /metrics` (metrics/README.md) */
+  metrics: Metrics;
 }
 
 /** Who a request or socket acts as. */

@@ -26,13 +26,22 @@ describe('logger redaction', () => {
         user: { email: 'a@b.co', password_hash: '$argon2id$v=19$xyz', apiKey: 'KEY123', apiSecret: 'SEC456' },
         body: { newPassword: 'NewPw1234', currentPassword: 'OldPw1234' },
         broker: { access_token: 'brokertok', secret: 'brokersecret' },
-        config: { jwtSecret: 'jwtsecretvalue', keySecret: 'rzpsecret' },
+        config: {
+          jwtSecret: 'jwtsecretvalue',
+          keySecret: 'rzpsecret',
+          metricsToken: 'metricstokenvalue',
+          redisUrl: 'redis://:redispw@h:6379',
+        },
+        dhan: { headers: { 'access-token': 'dhantokenvalue' } },
         reset: { token_hash: 'deadbeef' },
       },
       'something happened',
     );
     const line = lines.join('');
     for (const secret of [
+      'metricstokenvalue',
+      'redispw',
+      'dhantokenvalue',
       'Hunter22pw',
       'eyJtoken',
       'eyJabc',

@@ -64,6 +64,17 @@ const SECRET_KEYS = [
   // Knex puts a query's bound values on timeout errors (`err.bindings`): password hashes, sealed secrets, token
   // hashes. `compileSqlOnError: false` keeps them out of the message only.
   'bindings',
+  // issue 21–23's secrets: the /metrics token, a Redis URL (it may carry a password), Dhan's header token and consent
+  // secrets, the backup passphrase and bucket key under their variable names
+  'metricsToken',
+  'METRICS_TOKEN',
+  'redisUrl',
+  'REDIS_URL',
+  'access-token',
+  'app_secret',
+  'tokenId',
+  'BACKUP_PASSPHRASE',
+  'BACKUP_S3_SECRET_ACCESS_KEY',
 ];
 
 // pino's redact paths are exact; list each key at the top level and one or two levels deep (`*.key`, `*.*.key`),

@@ -13,7 +13,7 @@ import {
 
 function control(fake: AngelFake): ConformanceFake {
   return {
-    inject: (fault, times) => fake.inject(fault, times),
+    inject: (fault, times, on) => fake.inject(fault, times, on),
     fill: (id, price, quantity) => fake.fill(id, price, quantity),
     orders: (): FakeOrderView[] =>
       fake.book.all().map((o) => ({
@@ -27,8 +27,8 @@ function control(fake: AngelFake): ConformanceFake {
         // Angel takes only limit and stop-limit orders from APIs: an order it holds went out with a limit price.
         protected: (o.ordertype === 'LIMIT' || o.ordertype === 'STOPLOSS_LIMIT') && o.price > 0,
       })),
-    orderRequestTimes: () => fake.orderRequestTimes,
-    placeRequests: () => fake.placeRequests,
+    orderRequestTimes: () => fake.orderRequests.times,
+    placeRequests: () => fake.orderRequests.placements,
   };
 }
 
@@ -49,8 +49,13 @@ brokerConformance({
     // order, so no fault injected by a case is spent on those start-up calls.
     await broker.getPositions();
     const warm = broker.orderUpdates$.subscribe();
+    // …and the one order-book read that follows the socket coming up has reached the fake, so it cannot take a
+    // fault a case injects (under load it could land after the case's inject: seen as a flaky auth_expired case).
+    const settled = () =>
+      fake.sockets.orderConnections() > 0 &&
+      fake.requests.some((r) => r.method === 'GET' && r.path.endsWith('/order/v1/getOrderBook'));
     await new Promise<void>((resolve) => {
-      const check = () => (fake.sockets.orderConnections() > 0 ? resolve() : setTimeout(check, 10));
+      const check = () => (settled() ? resolve() : setTimeout(check, 10));
       check();
     });
     return {

@@ -52,9 +52,11 @@ export interface FakeOrderView {
 export interface ConformanceFake {
   /**
    * The next `times` requests the fault concerns fail with it: `token_expired` any authenticated request,
-   * `ip_not_allowed` place / modify / cancel, `drop_socket` the socket(s), every other fault a placement.
+   * `ip_not_allowed` place / modify / cancel, `drop_socket` the socket(s), every other fault a placement; with
+   * `on: 'place'`, only a placement, and with `on: 'positions'`, only a positions read (a fake whose background
+   * reads, such as an order-book poll, could otherwise take the fault honours it).
    */
-  inject(fault: BrokerFault, times?: number): void;
+  inject(fault: BrokerFault, times?: number, on?: 'place' | 'positions'): void;
   /** fills an open order (all of it, or `quantity` more) at `price`, and pushes the broker's order update */
   fill(brokerOrderId: string, price: number, quantity?: number): Promise<void>;
   /** orders the fake holds, in placement order */
@@ -219,7 +221,8 @@ export function brokerConformance(target: ConformanceTarget): void {
     });
 
     it.each(FAULT_KINDS)('maps the %s fault to the %s error kind', async (fault, kind) => {
-      subject.fake.inject(fault);
+      // The placement's fault: an order-book read in the background (a socket reconnecting under load) cannot take it.
+      subject.fake.inject(fault, 1, 'place');
       const error = await subject.broker
         .placeOrder({
           clientOrderId: 'OP-mhx0z2k1-001-abc',
@@ -240,7 +243,7 @@ export function brokerConformance(target: ConformanceTarget): void {
     });
 
     it('maps an expired session on a read (positions) to auth_expired', async () => {
-      subject.fake.inject('token_expired');
+      subject.fake.inject('token_expired', 1, 'positions');
       const error = await subject.broker.getPositions().then(
         () => undefined,
         (e: unknown) => e,

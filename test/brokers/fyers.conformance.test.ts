@@ -73,8 +73,8 @@ brokerConformance({
         inject: (fault, times) => fake.inject(fault, times),
         fill: (id, price, quantity) => fake.fill(id, price, quantity),
         orders: () => view(fake),
-        orderRequestTimes: () => fake.orderRequestTimes,
-        placeRequests: () => fake.placeRequests,
+        orderRequestTimes: () => fake.orderRequests.times,
+        placeRequests: () => fake.orderRequests.placements,
       },
       async close() {
         warm.unsubscribe();

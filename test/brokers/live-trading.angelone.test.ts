@@ -127,10 +127,10 @@ describe('live trading through the Angel One adapter', () => {
     const h = await startHarness(dir, T0 - 1_000, 100, env(), true);
     const account = newAccount(name);
     const { userId } = await liveTrader(h, account);
-    const placedBefore = fake.placeRequests;
+    const placedBefore = fake.orderRequests.placements;
     await callSetup(h);
     await h.server.deps.trading.idle();
-    expect(fake.placeRequests - placedBefore).toBe(2);
+    expect(fake.orderRequests.placements - placedBefore).toBe(2);
     const stop = fake.book.ordersOf(account.clientCode).find((o) => o.transactiontype === 'SELL');
     expect(stop?.status).toBe('trigger pending');
     return { h, userId, account, stopId: stop!.orderid, dir };
@@ -201,13 +201,13 @@ describe('live trading through the Angel One adapter', () => {
 
   it('an exit decided by OptionPilot takes the resting stop off first, then sells once', async () => {
     const { h, userId, account, stopId } = await openLivePosition('Ravi Iyer');
-    const placedBefore = fake.placeRequests;
+    const placedBefore = fake.orderRequests.placements;
     const [open] = await listTrades(h.server.deps.db.knex, { userId });
     await h.premium(open!.entry_price_paise / 100 - 25); // below the stop: OptionPilot's own stop exit
     const [trade] = await listTrades(h.server.deps.db.knex, { userId });
     expect(trade).toMatchObject({ status: 'closed', exit_reason: 'stop_loss' });
     expect(fake.book.get(stopId)?.order.status).toBe('cancelled');
-    expect(fake.placeRequests - placedBefore).toBe(1);
+    expect(fake.orderRequests.placements - placedBefore).toBe(1);
     expect(fake.book.ordersOf(account.clientCode).at(-1)).toMatchObject({
       transactiontype: 'SELL',
       ordertype: 'LIMIT',
@@ -218,23 +218,23 @@ describe('live trading through the Angel One adapter', () => {
 
   it('a stop Angel fills by itself closes the trade on that fill, with no other order', async () => {
     const { h, userId, stopId } = await openLivePosition('Kavya Nair');
-    const placedBefore = fake.placeRequests;
+    const placedBefore = fake.orderRequests.placements;
     await fake.fill(stopId, 79.5);
     const knex = h.server.deps.db.knex;
     await until(async () => (await listTrades(knex, { userId }))[0]?.status === 'closed', h, 'the close');
     const [trade] = await listTrades(knex, { userId });
     expect(trade).toMatchObject({ status: 'closed', exit_reason: 'stop_loss', exit_price_paise: 7_950 });
-    expect(fake.placeRequests).toBe(placedBefore);
+    expect(fake.orderRequests.placements).toBe(placedBefore);
   });
 
   it('after a restart finds the stop still resting at Angel instead of placing another', async () => {
     const { h, userId, stopId, dir } = await openLivePosition('Meera Das');
     await h.server.close();
-    const placedBefore = fake.placeRequests;
+    const placedBefore = fake.orderRequests.placements;
     const second = await startHarness(dir, T0 + 10 * MINUTE, 100, env(), true);
     await second.server.deps.trading.idle();
     expect(second.server.deps.trading.openPositions().map((p) => p.accountId)).toEqual([String(userId)]);
-    expect(fake.placeRequests).toBe(placedBefore);
+    expect(fake.orderRequests.placements).toBe(placedBefore);
     // The stop the first process placed still protects the position: Angel filling it closes the trade.
     await fake.fill(stopId, 79.5);
     const knex = second.server.deps.db.knex;
@@ -247,7 +247,7 @@ describe('live trading through the Angel One adapter', () => {
       status: 'closed',
       exit_price_paise: 7_950,
     });
-    expect(fake.placeRequests).toBe(placedBefore);
+    expect(fake.orderRequests.placements).toBe(placedBefore);
   });
 
   it('at a restart closes a position the trader sold by hand meanwhile (Angel wins) and says so', async () => {
@@ -318,10 +318,10 @@ describe('live trading through the Angel One adapter', () => {
 
     // Angel answers the entry with AG7002: this server's IP is not the app's registered static IP.
     fake.inject('ip_not_allowed');
-    const placedBefore = fake.placeRequests;
+    const placedBefore = fake.orderRequests.placements;
     await callSetup(h);
     await h.server.deps.trading.idle();
-    expect(fake.placeRequests - placedBefore).toBe(1);
+    expect(fake.orderRequests.placements - placedBefore).toBe(1);
     const knex = h.server.deps.db.knex;
     const blocked = presentBrokerConnection((await findBrokerAccountByUser(knex, userId))!);
     expect(blocked).toMatchObject({ session: 'ip_blocked', connected: false });
@@ -336,7 +336,7 @@ describe('live trading through the Angel One adapter', () => {
     // The next signal sends nothing to Angel: the account trades paper until the trader acts.
     await callSetup(h, 10);
     await h.server.deps.trading.idle();
-    expect(fake.placeRequests - placedBefore).toBe(1);
+    expect(fake.orderRequests.placements - placedBefore).toBe(1);
     expect((await listOrders(knex, { userId })).map((o) => o.broker)).toEqual(['paper', 'angelone']);
     h.server.deps.trading.flattenAll();
     await h.server.deps.trading.idle();
@@ -347,6 +347,6 @@ describe('live trading through the Angel One adapter', () => {
     expect((await h.server.deps.trading.botStatus(userId)).mode).toBe('live');
     await callSetup(h, 20);
     await h.server.deps.trading.idle();
-    expect(fake.placeRequests - placedBefore).toBe(3); // the entry and its resting stop
+    expect(fake.orderRequests.placements - placedBefore).toBe(3); // the entry and its resting stop
   });
 });

@@ -99,10 +99,10 @@ describe('live trading through the Fyers adapter', () => {
     await connectLive(h, userId, app);
     await h.server.deps.trading.onUserChanged(userId); // the connection routes call it after a login
     expect((await h.server.deps.trading.botStatus(userId)).mode).toBe('live');
-    const placedBefore = fake.placeRequests;
+    const placedBefore = fake.orderRequests.placements;
     await callSetup(h);
     await h.server.deps.trading.idle();
-    expect(fake.placeRequests - placedBefore).toBe(2);
+    expect(fake.orderRequests.placements - placedBefore).toBe(2);
     const mine = fake.book.ordersOf(app.fyId).slice(-2);
     const entry = mine.find((o) => o.side === 1);
     const stop = mine.find((o) => o.side === -1);
@@ -157,12 +157,12 @@ describe('live trading through the Fyers adapter', () => {
 
   it('an exit decided by OptionPilot takes the resting stop off first, then sells once', async () => {
     const { h, userId, stopId } = await openLivePosition('live-exit');
-    const placedBefore = fake.placeRequests;
+    const placedBefore = fake.orderRequests.placements;
     await h.premium(79); // below the stop (entry − 20): OptionPilot's own stop exit
     const [trade] = await listTrades(h.server.deps.db.knex, { userId });
     expect(trade).toMatchObject({ status: 'closed', exit_reason: 'stop_loss' });
     expect(fake.book.get(stopId)?.order.status).toBe(1);
-    expect(fake.placeRequests - placedBefore).toBe(1);
+    expect(fake.orderRequests.placements - placedBefore).toBe(1);
     // The one new order is the exit's SELL, filled; the stop it replaced never filled.
     expect(fake.book.ordersOf(APP.fyId).at(-1)).toMatchObject({ side: -1, type: 1, status: 2 });
     expect(fake.book.get(stopId)?.order.filledQty).toBe(0);
@@ -170,7 +170,7 @@ describe('live trading through the Fyers adapter', () => {
 
   it('a stop Fyers fills by itself closes the trade on that fill, with no other order', async () => {
     const { h, userId, stopId } = await openLivePosition('live-broker-stop');
-    const placedBefore = fake.placeRequests;
+    const placedBefore = fake.orderRequests.placements;
     await fake.fill(stopId, 79.5);
     const knex = h.server.deps.db.knex;
     await until(async () => {
@@ -179,17 +179,17 @@ describe('live trading through the Fyers adapter', () => {
     }, 'the trade to close');
     const [trade] = await listTrades(knex, { userId });
     expect(trade).toMatchObject({ status: 'closed', exit_reason: 'stop_loss', exit_price_paise: 7_950 });
-    expect(fake.placeRequests).toBe(placedBefore);
+    expect(fake.orderRequests.placements).toBe(placedBefore);
   });
 
   it('after a restart finds the stop still resting at Fyers instead of placing another', async () => {
     const { h, userId, stopId, dir } = await openLivePosition('live-restart');
     await h.server.close();
-    const placedBefore = fake.placeRequests;
+    const placedBefore = fake.orderRequests.placements;
     const second = await startHarness(dir, T0 + 10 * MINUTE, 100, FYERS_ENV(), true);
     await second.server.deps.trading.idle();
     expect(second.server.deps.trading.openPositions().map((p) => p.accountId)).toEqual([String(userId)]);
-    expect(fake.placeRequests).toBe(placedBefore);
+    expect(fake.orderRequests.placements).toBe(placedBefore);
     // The stop the first process placed still protects the position: Fyers filling it closes the trade.
     await fake.fill(stopId, 79.5);
     const knex = second.server.deps.db.knex;
@@ -201,7 +201,7 @@ describe('live trading through the Fyers adapter', () => {
       status: 'closed',
       exit_price_paise: 7_950,
     });
-    expect(fake.placeRequests).toBe(placedBefore);
+    expect(fake.orderRequests.placements).toBe(placedBefore);
   });
 
   it('at a restart closes a position the trader sold by hand meanwhile (Fyers wins) and tells trader and admins', async () => {
@@ -285,10 +285,10 @@ describe('live trading through the Fyers adapter', () => {
 
     // Fyers answers the entry with 403: this server's IP is not whitelisted in the app.
     fake.inject('ip_not_allowed');
-    const placedBefore = fake.placeRequests;
+    const placedBefore = fake.orderRequests.placements;
     await callSetup(h);
     await h.server.deps.trading.idle();
-    expect(fake.placeRequests - placedBefore).toBe(1);
+    expect(fake.orderRequests.placements - placedBefore).toBe(1);
     const knex = h.server.deps.db.knex;
     const blocked = presentBrokerConnection((await findBrokerAccountByUser(knex, userId))!);
     expect(blocked).toMatchObject({ session: 'ip_blocked', connected: false });
@@ -303,7 +303,7 @@ describe('live trading through the Fyers adapter', () => {
     // The next signal sends nothing to Fyers: the account trades paper until the trader acts.
     await callSetup(h, 10);
     await h.server.deps.trading.idle();
-    expect(fake.placeRequests - placedBefore).toBe(1);
+    expect(fake.orderRequests.placements - placedBefore).toBe(1);
     expect((await listOrders(knex, { userId })).map((o) => o.broker)).toEqual(['paper', 'fyers']);
     h.server.deps.trading.flattenAll();
     await h.server.deps.trading.idle();
@@ -316,6 +316,6 @@ describe('live trading through the Fyers adapter', () => {
     expect((await h.server.deps.trading.botStatus(userId)).mode).toBe('live');
     await callSetup(h, 20);
     await h.server.deps.trading.idle();
-    expect(fake.placeRequests - placedBefore).toBe(3); // the entry and its resting stop
+    expect(fake.orderRequests.placements - placedBefore).toBe(3); // the entry and its resting stop
   });
 });

@@ -85,13 +85,13 @@ describe('live trading through the Zerodha adapter', () => {
     await h.server.deps.trading.onUserChanged(live); // the connection routes call it after a login
     expect((await h.server.deps.trading.botStatus(live)).mode).toBe('live');
 
-    const before = fake.placeRequests;
+    const before = fake.orderRequests.placements;
     await callSetup(h);
     await h.server.deps.trading.idle();
 
     const knex = h.server.deps.db.knex;
     // The entry, and its stop resting at the broker as soon as the entry filled.
-    expect(fake.placeRequests - before).toBe(2);
+    expect(fake.orderRequests.placements - before).toBe(2);
     const [atBroker, stop] = fake.book.all();
     expect(atBroker).toMatchObject({ tradingsymbol: 'NIFTY2610624000CE', transaction_type: 'BUY' });
     expect(atBroker?.tag).toBeTruthy();
@@ -132,10 +132,10 @@ describe('live trading through the Zerodha adapter', () => {
     await h.server.deps.trading.onUserChanged(live);
     expect((await h.server.deps.trading.botStatus(live)).mode).toBe('paper');
 
-    const before = fake.placeRequests;
+    const before = fake.orderRequests.placements;
     await callSetup(h);
     await h.server.deps.trading.idle();
-    expect(fake.placeRequests).toBe(before);
+    expect(fake.orderRequests.placements).toBe(before);
     const knex = h.server.deps.db.knex;
     expect((await listOrders(knex, { userId: live })).map((o) => o.broker)).toEqual(['paper']);
     expect((await listTrades(knex, { userId: live }))[0]).toMatchObject({ paper: true });
@@ -159,10 +159,10 @@ describe('live trading through the Zerodha adapter', () => {
     const userId = await addUser(h, name, true);
     await connectLive(h, userId, app);
     await h.server.deps.trading.onUserChanged(userId);
-    const placedBefore = fake.placeRequests;
+    const placedBefore = fake.orderRequests.placements;
     await callSetup(h);
     await h.server.deps.trading.idle();
-    expect(fake.placeRequests - placedBefore).toBe(2);
+    expect(fake.orderRequests.placements - placedBefore).toBe(2);
     const mine = fake.book.all().slice(-2);
     const stop = mine.find((o) => o.transaction_type === 'SELL');
     expect(stop?.status).toBe('TRIGGER PENDING');
@@ -171,12 +171,12 @@ describe('live trading through the Zerodha adapter', () => {
 
   it('an exit decided by OptionPilot takes the resting stop off first, then sells once', async () => {
     const { h, userId, stopId } = await openLivePosition('live-exit');
-    const placedBefore = fake.placeRequests;
+    const placedBefore = fake.orderRequests.placements;
     await h.premium(79); // below the stop (entry − 20): OptionPilot's own stop exit
     const [trade] = await listTrades(h.server.deps.db.knex, { userId });
     expect(trade).toMatchObject({ status: 'closed', exit_reason: 'stop_loss' });
     expect(fake.book.get(stopId)?.order.status).toBe('CANCELLED');
-    expect(fake.placeRequests - placedBefore).toBe(1);
+    expect(fake.orderRequests.placements - placedBefore).toBe(1);
     // The one new order is the exit's SELL, filled; the stop it replaced never filled.
     expect(fake.book.all().at(-1)).toMatchObject({ transaction_type: 'SELL', status: 'COMPLETE' });
     expect(fake.book.get(stopId)?.order.filled_quantity).toBe(0);
@@ -184,7 +184,7 @@ describe('live trading through the Zerodha adapter', () => {
 
   it('a stop the broker fills by itself closes the trade on that fill, with no other order', async () => {
     const { h, userId, stopId } = await openLivePosition('live-broker-stop');
-    const placedBefore = fake.placeRequests;
+    const placedBefore = fake.orderRequests.placements;
     await fake.fill(stopId, 79.5);
     const knex = h.server.deps.db.knex;
     const until = Date.now() + 15_000;
@@ -194,17 +194,17 @@ describe('live trading through the Zerodha adapter', () => {
     }
     const [trade] = await listTrades(knex, { userId });
     expect(trade).toMatchObject({ status: 'closed', exit_reason: 'stop_loss', exit_price_paise: 7_950 });
-    expect(fake.placeRequests).toBe(placedBefore);
+    expect(fake.orderRequests.placements).toBe(placedBefore);
   });
 
   it('after a restart finds the stop still resting at the broker instead of placing another', async () => {
     const { h, userId, stopId, dir } = await openLivePosition('live-restart');
     await h.server.close();
-    const placedBefore = fake.placeRequests;
+    const placedBefore = fake.orderRequests.placements;
     const second = await startHarness(dir, T0 + 10 * MINUTE, 100, KITE_ENV(), true);
     await second.server.deps.trading.idle();
     expect(second.server.deps.trading.openPositions().map((p) => p.accountId)).toEqual([String(userId)]);
-    expect(fake.placeRequests).toBe(placedBefore);
+    expect(fake.orderRequests.placements).toBe(placedBefore);
     // The stop the first process placed still protects the position: the broker filling it closes the trade.
     await fake.fill(stopId, 79.5);
     const knex = second.server.deps.db.knex;
@@ -217,7 +217,7 @@ describe('live trading through the Zerodha adapter', () => {
       status: 'closed',
       exit_price_paise: 7_950,
     });
-    expect(fake.placeRequests).toBe(placedBefore);
+    expect(fake.orderRequests.placements).toBe(placedBefore);
   });
 
   it('at a restart closes a position the trader sold by hand meanwhile (the broker wins) and tells trader and admins', async () => {
@@ -314,10 +314,10 @@ describe('live trading through the Zerodha adapter', () => {
 
     // Kite answers the entry with 403 PermissionException: this server's IP is not whitelisted in the app.
     fake.inject('ip_not_allowed');
-    const placedBefore = fake.placeRequests;
+    const placedBefore = fake.orderRequests.placements;
     await callSetup(h);
     await h.server.deps.trading.idle();
-    expect(fake.placeRequests - placedBefore).toBe(1);
+    expect(fake.orderRequests.placements - placedBefore).toBe(1);
     const knex = h.server.deps.db.knex;
     const blocked = presentBrokerConnection((await findBrokerAccountByUser(knex, userId))!);
     expect(blocked).toMatchObject({ session: 'ip_blocked', connected: false });
@@ -336,7 +336,7 @@ describe('live trading through the Zerodha adapter', () => {
     // The next signal sends nothing to the broker: the account trades paper until the trader acts.
     await callSetup(h, 10);
     await h.server.deps.trading.idle();
-    expect(fake.placeRequests - placedBefore).toBe(1);
+    expect(fake.orderRequests.placements - placedBefore).toBe(1);
     // Newest first: the second signal's entry went to the paper broker.
     expect((await listOrders(knex, { userId })).map((o) => o.broker)).toEqual(['paper', 'zerodha']);
     h.server.deps.trading.flattenAll();
@@ -350,7 +350,7 @@ describe('live trading through the Zerodha adapter', () => {
     expect((await h.server.deps.trading.botStatus(userId)).mode).toBe('live');
     await callSetup(h, 20);
     await h.server.deps.trading.idle();
-    expect(fake.placeRequests - placedBefore).toBe(3); // the entry and its resting stop
+    expect(fake.orderRequests.placements - placedBefore).toBe(3); // the entry and its resting stop
     expect(fake.book.ordersOf(OWN.userId).find((o) => o.transaction_type === 'BUY')?.tag).toMatch(/^OPTI/);
   });
 });

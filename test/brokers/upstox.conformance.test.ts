@@ -49,9 +49,8 @@ function control(fake: FakeUpstox): ConformanceFake {
           first.price > 0,
       }));
     },
-    orderRequestTimes: () => fake.orderRequestTimes,
-    placeRequests: () =>
-      fake.requests.filter((r) => r.method === 'POST' && r.path === '/v3/order/place').length,
+    orderRequestTimes: () => fake.orderRequests.times,
+    placeRequests: () => fake.orderRequests.placements,
   };
 }
 

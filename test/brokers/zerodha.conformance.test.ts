@@ -60,11 +60,11 @@ brokerConformance({
     return {
       broker,
       fake: {
-        inject: (fault, times) => fake.inject(fault, times),
+        inject: (fault, times, on) => fake.inject(fault, times, on),
         fill: (id, price, quantity) => fake.fill(id, price, quantity),
         orders: () => view(fake),
-        orderRequestTimes: () => fake.orderRequestTimes,
-        placeRequests: () => fake.placeRequests,
+        orderRequestTimes: () => fake.orderRequests.times,
+        placeRequests: () => fake.orderRequests.placements,
       },
       async sendForgedUpdate(brokerOrderId) {
         const found = fake.book.get(brokerOrderId);

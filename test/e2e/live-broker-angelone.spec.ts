@@ -7,7 +7,7 @@
 import { currentExpiry } from '../fakes/angelone/currentExpiry';
 import { startAngelFake, type AngelFake } from '../fakes/angelone/server';
 import { totp } from '../fakes/angelone/totp';
-import { bearer, createAdmin, newTrader } from './support/admin';
+import { bearer, createAdmin, newTrader, setBotSwitch } from './support/admin';
 import { newPerson, openSignedIn, toast } from './support/app';
 import { expect, test as base } from './support/fixtures';
 
@@ -96,7 +96,7 @@ test('a trader logs in to Angel One by the daily form, goes Live, and a signal t
       expect(saved.status(), await saved.text()).toBe(200);
     }
   });
-  const { token } = await newTrader(request, TRADER.firstName, true, TRADER);
+  const { token } = await newTrader(request, TRADER.firstName, true, TRADER, false);
 
   await test.step('save the SmartAPI key, then log in with client code, MPIN and TOTP', async () => {
     await openSignedIn(page, token, '/dashboard');
@@ -138,6 +138,8 @@ test('a trader logs in to Angel One by the daily form, goes Live, and a signal t
     await dialog.getByRole('checkbox').check();
     await dialog.getByRole('button', { name: 'Go Live' }).click();
     await expect(page.getByLabel('Trading mode').first()).toHaveText(/LIVE/i);
+    // The bot goes on only now: on a slow machine a signal before the switch would otherwise trade on paper.
+    await setBotSwitch(request, token, true);
   });
 
   await test.step('the next signal is a protected LIMIT order at Angel; its fill shows with its P&L', async () => {

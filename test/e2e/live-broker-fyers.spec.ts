@@ -7,7 +7,7 @@
 import { istDate, istDateTime } from '../../engine/src/calendar/ist';
 import { currentExpiry } from '../fakes/kite/currentExpiry';
 import { startFyersFake, type FyersFake } from '../fakes/fyers/server';
-import { bearer, createAdmin, newTrader } from './support/admin';
+import { bearer, brokerSessionOf, createAdmin, newTrader, setBotSwitch } from './support/admin';
 import { newPerson, openSignedIn, toast } from './support/app';
 import { expect, test as base } from './support/fixtures';
 
@@ -91,7 +91,7 @@ test('a trader connects Fyers, goes Live, a signal trades at the broker, and the
       expect(saved.status(), await saved.text()).toBe(200);
     }
   });
-  const { token } = await newTrader(request, TRADER.firstName, true, TRADER);
+  const { token } = await newTrader(request, TRADER.firstName, true, TRADER, false);
 
   await test.step('save the Fyers app and connect through the generate-authcode redirect', async () => {
     await openSignedIn(page, token, '/dashboard');
@@ -127,6 +127,8 @@ test('a trader connects Fyers, goes Live, a signal trades at the broker, and the
     await dialog.getByRole('checkbox').check();
     await dialog.getByRole('button', { name: 'Go Live' }).click();
     await expect(page.getByLabel('Trading mode').first()).toHaveText(/LIVE/i);
+    // The bot goes on only now: on a slow machine a signal before the switch would otherwise trade on paper.
+    await setBotSwitch(request, token, true);
   });
 
   await test.step('the next signal is a real order at the broker; its fill shows with its P&L', async () => {
@@ -146,13 +148,10 @@ test('a trader connects Fyers, goes Live, a signal trades at the broker, and the
 
   await test.step('Fyers logs everyone out at 06:00 IST; the next morning the dashboard offers Reconnect', async () => {
     fake.expireSessions();
-    // The adapter's next call to Fyers is refused: the session is marked expired with the fixed message.
-    await expect(async () => {
-      await page.reload();
-      await expect(page.getByLabel('Broker session', { exact: true })).toHaveText('Session expired', {
-        timeout: 2_000,
-      });
-    }).toPass({ timeout: 30_000 });
+    // The adapter's next call to Fyers is refused: the server marks the session expired with the fixed message…
+    await expect.poll(() => brokerSessionOf(request, token), { timeout: 60_000 }).toBe('expired');
+    // …and pushes it (`user:broker`) to the open dashboard, whose card says so without a reload.
+    await expect(page.getByLabel('Broker session', { exact: true })).toHaveText('Session expired');
     const now = Date.now();
     const tomorrow = istDate(now + 24 * 3_600_000);
     await page.clock.setFixedTime(new Date(istDateTime(tomorrow, '08:45')));

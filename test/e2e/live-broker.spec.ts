@@ -6,8 +6,9 @@
 // browser's clock moved to 08:45 IST) the dashboard offers the one-click Reconnect.
 import { istDate, istDateTime } from '../../engine/src/calendar/ist';
 import { currentExpiry } from '../fakes/kite/currentExpiry';
+import { startRisingMarket } from '../fakes/kite/marketWalk';
 import { startKiteFake, type KiteFake } from '../fakes/kite/server';
-import { bearer, createAdmin, newTrader } from './support/admin';
+import { bearer, brokerSessionOf, createAdmin, newTrader, setBotSwitch } from './support/admin';
 import { newPerson, openSignedIn, toast } from './support/app';
 import { expect, test as base } from './support/fixtures';
 
@@ -31,21 +32,10 @@ const test = base.extend<object, KiteWorld>({
         baseStrike: 24_000,
         autoFillPrice: 100,
       });
-      // A steadily rising market, one tick a second: every one-minute candle is bullish, so a CALL arms at each
-      // close and executes on the next tick above its trigger. Calls gain half a point per index point.
-      let index = START_INDEX;
-      const ticker = setInterval(() => {
-        index += 1.5;
-        const move = (index - START_INDEX) / 2;
-        const quotes: Record<number, number> = {};
-        for (const i of fake.instruments) {
-          const premium = 100 + (i.optionType === 'CE' ? move : -move);
-          quotes[i.token] = Math.max(0.05, Math.round(premium * 20) / 20);
-        }
-        fake.ticker.push({ index, quotes });
-      }, 1_000);
+      // A steadily rising market, one tick a second: every one-minute candle is bullish.
+      const stopMarket = startRisingMarket(fake, START_INDEX);
       await use(fake);
-      clearInterval(ticker);
+      stopMarket();
       await fake.close();
     },
     { scope: 'worker' },
@@ -90,7 +80,7 @@ test('a trader connects Zerodha, goes Live, a signal trades at the broker, and t
       expect(saved.status(), await saved.text()).toBe(200);
     }
   });
-  const { token } = await newTrader(request, TRADER.firstName, true, TRADER);
+  const { token } = await newTrader(request, TRADER.firstName, true, TRADER, false);
 
   await test.step('save the Kite app and connect through the login redirect', async () => {
     await openSignedIn(page, token, '/dashboard');
@@ -126,6 +116,8 @@ test('a trader connects Zerodha, goes Live, a signal trades at the broker, and t
     await dialog.getByRole('checkbox').check();
     await dialog.getByRole('button', { name: 'Go Live' }).click();
     await expect(page.getByLabel('Trading mode').first()).toHaveText(/LIVE/i);
+    // The bot goes on only now: on a slow machine a signal before the switch would otherwise trade on paper.
+    await setBotSwitch(request, token, true);
   });
 
   await test.step('the next signal is a real order at the broker; its fill shows with its P&L', async () => {
@@ -142,13 +134,10 @@ test('a trader connects Zerodha, goes Live, a signal trades at the broker, and t
 
   await test.step('Kite logs everyone out overnight; the next morning the dashboard offers Reconnect', async () => {
     fake.expireSessions();
-    // The adapter's next call to Kite is refused: the session is marked expired with the fixed message.
-    await expect(async () => {
-      await page.reload();
-      await expect(page.getByLabel('Broker session', { exact: true })).toHaveText('Session expired', {
-        timeout: 2_000,
-      });
-    }).toPass({ timeout: 30_000 });
+    // The adapter's next call to Kite is refused: the server marks the session expired with the fixed message…
+    await expect.poll(() => brokerSessionOf(request, token), { timeout: 60_000 }).toBe('expired');
+    // …and pushes it (`user:broker`) to the open dashboard, whose card says so without a reload.
+    await expect(page.getByLabel('Broker session', { exact: true })).toHaveText('Session expired');
     const now = Date.now();
     const tomorrow = istDate(now + 24 * 3_600_000);
     await page.clock.setFixedTime(new Date(istDateTime(tomorrow, '08:45')));

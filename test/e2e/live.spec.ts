@@ -187,3 +187,35 @@ test('with the socket blocked the dashboard keeps updating by polling GET /api/m
   expect(median, `gaps between polls: ${gaps.join(', ')} ms`).toBeLessThanOrEqual(1_800);
   await expectNiftyToMove(page);
 });
+
+test('an open dashboard gets one frame per tick: the forming candle inside market:tick, market:candle when one closes', async ({
+  page,
+  request,
+}) => {
+  const person = newPerson('Frida');
+  const token = await registerViaApi(request, person);
+  // Socket.IO event frames as the browser receives them: "42" then the JSON array [event, payload].
+  const frames: Array<{
+    event: string;
+    payload: { closed?: boolean; candle?: { interval: number; closed: boolean } };
+  }> = [];
+  page.on('websocket', (ws) => {
+    ws.on('framereceived', ({ payload }) => {
+      if (typeof payload !== 'string' || !payload.startsWith('42')) return;
+      const [event, body] = JSON.parse(payload.slice(2)) as [string, (typeof frames)[number]['payload']];
+      if (event.startsWith('market:')) frames.push({ event, payload: body });
+    });
+  });
+
+  await openSignedIn(page, token, '/');
+  await expect(page.getByRole('figure', { name: /one-minute candlestick chart/ })).toBeVisible();
+  await expectNiftyToMove(page);
+  // At SIM_SPEED 300 a one-minute candle closes every 0.2 s: a few seconds hold ticks and closes both.
+  await expect.poll(() => frames.filter((f) => f.event === 'market:candle').length).toBeGreaterThanOrEqual(3);
+  const ticks = frames.filter((f) => f.event === 'market:tick');
+  expect(ticks.some((f) => f.payload.candle?.interval === 1 && !f.payload.candle.closed)).toBe(true);
+  expect(frames.filter((f) => f.event === 'market:candle').every((f) => f.payload.closed === true)).toBe(
+    true,
+  );
+  expect(frames.every((f) => f.event === 'market:tick' || f.event === 'market:candle')).toBe(true);
+});

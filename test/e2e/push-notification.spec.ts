@@ -82,46 +82,62 @@ test('the push switch registers the service worker, and a pushed notice is shown
 
   const cdp = await context.newCDPSession(page);
   const registrationId = await registrationIdOf(cdp, origin);
-  await cdp.send('ServiceWorker.deliverPushMessage', {
-    origin,
-    registrationId,
-    data: JSON.stringify({
+  const shownAs = async () =>
+    (await shownNotifications(context)).map((n) => [n.title, n.body, n.tag, n.data]);
+  /**
+   * Delivers a push the way DevTools' "Push" button does and waits until the worker has shown `expected`. DevTools
+   * answers before the worker has the event, and on a loaded CI machine a delivery was lost twice without a trace
+   * (the worker never got it: neither shown nor refused), so a push not shown within 5 s is delivered again, at most
+   * 4 times. That keeps the test about the worker: a worker that does not show the message fails every attempt.
+   */
+  async function deliverUntilShown(data: string, expected: unknown[]): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId, data });
+      try {
+        await expect.poll(shownAs, { timeout: 5_000 }).toEqual(expect.arrayContaining([expected]));
+        if (attempt > 1) {
+          test
+            .info()
+            .annotations.push({ type: 'push redelivered', description: `${data} (${attempt} deliveries)` });
+        }
+        return;
+      } catch (error) {
+        if (attempt === 4) throw error;
+      }
+    }
+  }
+
+  // The server's shape: shown with its title, body and tag, and the link kept for the click.
+  await deliverUntilShown(
+    JSON.stringify({
       title: 'Trade closed: NIFTY 24000 CE',
       body: 'Closed at the target. Net P&L ₹1,234.50.',
       url: '/dashboard?tab=trades',
       tag: 'notice-41',
     }),
-  });
-  await expect
-    .poll(() => shownNotifications(context))
-    .toEqual([
-      {
-        title: 'Trade closed: NIFTY 24000 CE',
-        body: 'Closed at the target. Net P&L ₹1,234.50.',
-        tag: 'notice-41',
-        data: { url: '/dashboard?tab=trades' },
-      },
-    ]);
+    [
+      'Trade closed: NIFTY 24000 CE',
+      'Closed at the target. Net P&L ₹1,234.50.',
+      'notice-41',
+      { url: '/dashboard?tab=trades' },
+    ],
+  );
+  // A tagged notice delivered again replaces its notification: exactly one is shown.
+  expect(await shownAs()).toEqual([
+    [
+      'Trade closed: NIFTY 24000 CE',
+      'Closed at the target. Net P&L ₹1,234.50.',
+      'notice-41',
+      { url: '/dashboard?tab=trades' },
+    ],
+  ]);
 
   // A push that is not our JSON still shows (as text, under the app's name), and a foreign link becomes the home
   // page: a notification never opens another site.
-  await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId, data: 'plain words' });
-  await cdp.send('ServiceWorker.deliverPushMessage', {
-    origin,
-    registrationId,
-    data: JSON.stringify({
-      title: 'Elsewhere',
-      body: 'x',
-      url: 'https://evil.example/steal',
-      tag: 'notice-42',
-    }),
-  });
-  await expect
-    .poll(async () => (await shownNotifications(context)).map((n) => [n.title, n.body, n.tag, n.data]))
-    .toEqual(
-      expect.arrayContaining([
-        ['OptionPilot', 'plain words', '', { url: '/' }],
-        ['Elsewhere', 'x', 'notice-42', { url: '/' }],
-      ]),
-    );
+  await deliverUntilShown('plain words', ['OptionPilot', 'plain words', '', { url: '/' }]);
+  await deliverUntilShown(
+    JSON.stringify({ title: 'Elsewhere', body: 'x', url: 'https://evil.example/steal', tag: 'notice-42' }),
+    ['Elsewhere', 'x', 'notice-42', { url: '/' }],
+  );
+  expect(await shownAs()).toEqual(expect.arrayContaining([['OptionPilot', 'plain words', '', { url: '/' }]]));
 });

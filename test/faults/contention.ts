@@ -103,6 +103,7 @@ export async function runContention(options: ContentionOptions): Promise<Content
     options.log(`server up at ${product.url}, ${tokens.length} traders paid with their bots on`);
     const before = checkDatabase(join(dataDir, SQLITE_FILE_NAME), null, { integrity: false }).snapshot;
 
+    const url = product.url;
     let offset = 0;
     for (const count of spread(options.clients, options.processes)) {
       const worker = fork(join(ROOT, 'test/load/client-worker.ts'), [], {
@@ -115,7 +116,7 @@ export async function runContention(options: ContentionOptions): Promise<Content
       offset += count;
       const connect: WorkerCommand = {
         type: 'connect',
-        url: product.url,
+        urls: own.map(() => url),
         tokens: own,
         concurrency: 25,
         timeoutMs: 20_000,

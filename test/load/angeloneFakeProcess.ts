@@ -66,8 +66,8 @@ async function runChild(autoFillPrice: number): Promise<void> {
         });
       }
       return {
-        times: fake.orderRequestTimes,
-        byClient: [...fake.orderRequestsByClient],
+        times: fake.orderRequests.times,
+        byClient: [...fake.orderRequests.byClient],
         lastFillAt: fake.lastFillAt,
         orderConnections: fake.sockets.orderConnections(),
       };

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_OPTIONS, fdsNeeded, parseBenchArgs, processesForFdLimit, spread, UsageError } from './args';
+import {
+  clusterServers,
+  DEFAULT_DATABASE_SERVER,
+  DEFAULT_OPTIONS,
+  DEFAULT_REDIS_URL,
+  fdsNeeded,
+  parseBenchArgs,
+  processesForFdLimit,
+  spread,
+  USAGE,
+  UsageError,
+} from './args';
 
 describe('parseBenchArgs', () => {
   it('defaults to 1,000 clients over 4 processes for 60 s, every phase', () => {
@@ -7,6 +18,7 @@ describe('parseBenchArgs', () => {
     expect(options).toEqual(DEFAULT_OPTIONS);
     expect(options).toMatchObject({ clients: 1000, processes: 4, durationS: 60, json: false });
     expect(options.phases).toEqual(['product', 'rest', 'baseline']);
+    expect(options.nodes).toBe(1);
   });
 
   it('reads --flag value and --flag=value', () => {
@@ -36,6 +48,11 @@ describe('parseBenchArgs', () => {
     [['--log-level', 'loud'], /--log-level/],
     [['--json=yes'], /takes no value/],
     [['--bogus'], /unknown option/],
+    [['--nodes', '0'], /between 1 and 8/],
+    [['--nodes', '9'], /between 1 and 8/],
+    [['--nodes'], /needs a value/],
+    [['--nodes', '2', '--phases', 'rest,baseline'], /include product in --phases/],
+    [['--nodes', '3', '--clients', '2', '--processes', '1'], /--nodes \(3\) cannot exceed --clients \(2\)/],
   ])('refuses %j with a message naming the problem', (argv, message) => {
     expect(() => parseBenchArgs(argv)).toThrow(UsageError);
     expect(() => parseBenchArgs(argv)).toThrow(message);
@@ -43,6 +60,44 @@ describe('parseBenchArgs', () => {
 
   it('never signs in more users than there are clients', () => {
     expect(parseBenchArgs(['--clients', '2', '--processes', '1', '--users', '10']).users).toBe(2);
+  });
+});
+
+describe('--nodes', () => {
+  it('adds the cluster phase beside the phases asked for, in either spelling', () => {
+    expect(parseBenchArgs(['--nodes', '2', '--phases', 'product'])).toMatchObject({
+      nodes: 2,
+      phases: ['product'],
+    });
+    expect(parseBenchArgs(['--nodes=3']).nodes).toBe(3);
+  });
+
+  it('is the single node of today with --nodes 1, whatever the phases', () => {
+    expect(parseBenchArgs(['--nodes', '1', '--phases', 'baseline'])).toMatchObject({
+      nodes: 1,
+      phases: ['baseline'],
+    });
+  });
+
+  it('is described in the usage text', () => {
+    expect(USAGE).toMatch(/--nodes N/);
+  });
+
+  it('takes PostgreSQL from TEST_DATABASE_URL, else DATABASE_URL, else the local default; Redis likewise', () => {
+    expect(clusterServers({})).toEqual({
+      databaseServerUrl: DEFAULT_DATABASE_SERVER,
+      redisUrl: DEFAULT_REDIS_URL,
+    });
+    expect(
+      clusterServers({
+        TEST_DATABASE_URL: 'postgres://t@db:5432/t',
+        DATABASE_URL: 'postgres://d@db:5432/d',
+        TEST_REDIS_URL: 'redis://cache:6380',
+      }),
+    ).toEqual({ databaseServerUrl: 'postgres://t@db:5432/t', redisUrl: 'redis://cache:6380' });
+    expect(clusterServers({ DATABASE_URL: 'postgres://d@db:5432/d', TEST_DATABASE_URL: '' })).toMatchObject({
+      databaseServerUrl: 'postgres://d@db:5432/d',
+    });
   });
 });
 

@@ -20,6 +20,11 @@ export interface BenchOptions {
   users: number;
   /** which phases run, in the order product → rest → baseline */
   phases: Phase[];
+  /**
+   * nodes of the cluster phase: ≥ 2 adds, after the product (and REST) phase, the same clients spread round-robin
+   * over that many nodes on PostgreSQL + Redis, compared with the single node; 1 = no cluster phase
+   */
+  nodes: number;
   /** LOG_LEVEL of the product server (`info` is the shipped default: one access-log line per request) */
   logLevel: string;
   /** print the results as one JSON object instead of tables */
@@ -38,11 +43,16 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   restRate: 2000,
   users: 4,
   phases: [...ALL_PHASES],
+  nodes: 1,
   logLevel: 'info',
   json: false,
   cpuProf: false,
   help: false,
 };
+
+/** The servers the cluster phase uses when the environment names none (as test/scaleout). */
+export const DEFAULT_DATABASE_SERVER = 'postgres://postgres@127.0.0.1:5432/test';
+export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
 export const USAGE = `Usage: npm run bench:live -- [options]
 
@@ -54,6 +64,10 @@ export const USAGE = `Usage: npm run bench:live -- [options]
   --rest-rate R       fixed REST request rate in requests/s (default ${DEFAULT_OPTIONS.restRate})
   --users U           users the clients sign in as (default ${DEFAULT_OPTIONS.users})
   --phases LIST       comma-separated subset of product,rest,baseline (default all)
+  --nodes N           N ≥ 2: after the single-node product phase, run the same clients round-robin over
+                      N nodes on PostgreSQL + Redis and compare p99 (default ${DEFAULT_OPTIONS.nodes}: single node only);
+                      PostgreSQL: TEST_DATABASE_URL, else DATABASE_URL, else ${DEFAULT_DATABASE_SERVER}
+                      Redis: TEST_REDIS_URL, else ${DEFAULT_REDIS_URL}
   --log-level LEVEL   LOG_LEVEL of the product server (default ${DEFAULT_OPTIONS.logLevel})
   --json              print one JSON object instead of tables
   --cpu-prof          profile the product server (V8 --cpu-prof; the .cpuprofile path is printed)
@@ -65,7 +79,8 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-type IntOption = 'clients' | 'processes' | 'durationS' | 'warmupS' | 'restSeconds' | 'restRate' | 'users';
+type IntOption =
+  'clients' | 'processes' | 'durationS' | 'warmupS' | 'restSeconds' | 'restRate' | 'users' | 'nodes';
 
 const INT_OPTIONS: Record<string, { key: IntOption; min: number; max: number }> = {
   '--clients': { key: 'clients', min: 1, max: 20_000 },
@@ -75,6 +90,7 @@ const INT_OPTIONS: Record<string, { key: IntOption; min: number; max: number }> 
   '--rest-seconds': { key: 'restSeconds', min: 0, max: 600 },
   '--rest-rate': { key: 'restRate', min: 1, max: 100_000 },
   '--users': { key: 'users', min: 1, max: 50 },
+  '--nodes': { key: 'nodes', min: 1, max: 8 },
 };
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -139,8 +155,27 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   if (options.processes > options.clients) {
     throw new UsageError(`--processes (${options.processes}) cannot exceed --clients (${options.clients})`);
   }
+  if (options.nodes > 1 && !options.phases.includes('product')) {
+    throw new UsageError(
+      `--nodes ${options.nodes} compares the cluster with the single-node product phase: include product in --phases`,
+    );
+  }
+  if (options.nodes > options.clients) {
+    throw new UsageError(`--nodes (${options.nodes}) cannot exceed --clients (${options.clients})`);
+  }
   if (options.users > options.clients) options.users = options.clients;
   return options;
+}
+
+/** The servers of the cluster phase: TEST_DATABASE_URL, else DATABASE_URL, else the local default; likewise Redis. */
+export function clusterServers(env: Readonly<Record<string, string | undefined>>): {
+  databaseServerUrl: string;
+  redisUrl: string;
+} {
+  return {
+    databaseServerUrl: env.TEST_DATABASE_URL || env.DATABASE_URL || DEFAULT_DATABASE_SERVER,
+    redisUrl: env.TEST_REDIS_URL || DEFAULT_REDIS_URL,
+  };
 }
 
 /** Splits `total` items over `parts` as evenly as possible (the first parts get the remainder). */

@@ -1,11 +1,18 @@
 // The baseline of `npm run bench:live`: a bare Socket.IO server (no auth, no database, no trading loop) on
 // 127.0.0.1 that joins every socket to the `market` room and broadcasts a `market:tick` of the product's shape at a
-// fixed interval, stamped with the wall clock at emission exactly as the product's tick is. Whatever the product's
-// latency adds on top of this is the product's own cost. Run as a child: argv[2] = interval in ms.
+// fixed interval, stamped with the wall clock at emission exactly as the product's tick is, with the forming
+// one-minute candle inside it and each closed candle on `market:candle` after the next tick, as the product sends
+// them. Whatever the product's latency adds on top of this is the product's own cost. Run as a child: argv[2] =
+// interval in ms.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
-import type { ClientToServerEvents, MarketTickDto, ServerToClientEvents } from '../../server/src/contract';
+import type {
+  CandleDto,
+  ClientToServerEvents,
+  MarketTickDto,
+  ServerToClientEvents,
+} from '../../server/src/contract';
 import type { BareServerReport } from './protocol';
 
 const intervalMs = Number(process.argv[2] ?? '1000');
@@ -27,6 +34,8 @@ let price = open;
 let high = open;
 let low = open;
 let step = 0;
+/** the chart's one-minute candle while it forms (the product's tick carries it: MarketTickEventDto) */
+let forming: CandleDto | null = null;
 
 function broadcast(): void {
   step += 1;
@@ -44,7 +53,24 @@ function broadcast(): void {
     volume: 0,
     timestamp: new Date().toISOString(),
   };
-  io.to('market').emit('market:tick', tick);
+  const minute = Math.floor(Date.now() / 60_000) * 60_000;
+  const closed = forming !== null && forming.time !== minute ? { ...forming, closed: true } : null;
+  const last = tick.price;
+  forming =
+    forming === null || closed !== null
+      ? {
+          interval: 1,
+          time: minute,
+          open: last,
+          high: last,
+          low: last,
+          close: last,
+          volume: 0,
+          closed: false,
+        }
+      : { ...forming, high: Math.max(forming.high, last), low: Math.min(forming.low, last), close: last };
+  io.to('market').emit('market:tick', { ...tick, candle: forming });
+  if (closed !== null) io.to('market').emit('market:candle', closed);
 }
 
 // Scheduled like the product's simulated feed (engine/src/feeds/simulatedFeed.ts): each timeout aims at the next

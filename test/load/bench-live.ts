@@ -1,8 +1,10 @@
 // `npm run bench:live`: the live load benchmark (docs/performance.md). It builds the server if stale, starts the real
 // product (`node server/dist/main.js`) on 127.0.0.1 with a temporary DATA_DIR and SIM_SPEED=1, signs in a few users,
 // spreads N Socket.IO clients over P child processes and records tick-to-client latency and server memory; then
-// measures REST at a fixed rate (`/api/user/stats` beside the bare `/api/ping`); then runs the same clients against
-// a bare Socket.IO server broadcasting the same payload at the same rate (the baseline), and prints the comparison.
+// measures REST at a fixed rate (`/api/user/stats` beside the bare `/api/ping`); with --nodes N, runs the same
+// clients round-robin over N nodes on PostgreSQL + Redis (cluster-nodes.ts) and compares with the single node; then
+// runs the same clients against a bare Socket.IO server broadcasting the same payload at the same rate (the
+// baseline), and prints the comparison.
 // Every wait is bounded, children die with the bench (exit, Ctrl-C, a watchdog), and the exit code is 0 whenever
 // the run completed, whatever the figures: a missed target is a finding, not an error.
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -13,6 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import {
+  clusterServers,
   fdsNeeded,
   parseBenchArgs,
   processesForFdLimit,
@@ -21,16 +24,19 @@ import {
   UsageError,
   type BenchOptions,
 } from './args';
+import { checkClusterServers, SetupError, startCluster } from './cluster-nodes';
 import { ownOpenFilesLimit, readCpuTicks, readMemory, type MemorySample } from './proc';
 import type { BareServerReport, ConnectReport, WorkerCommand, WorkerResult } from './protocol';
 import {
   renderReport,
   summarizeMemory,
+  tickNotes,
   type BenchReport,
+  type NodeResult,
   type RestResult,
   type SocketPhaseResult,
 } from './report';
-import { createHistogram, fromWire, mergeInto, summarize } from './stats';
+import { createHistogram, fromWire, mergeInto, summarize, type Histogram } from './stats';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '../..');
@@ -43,6 +49,10 @@ const PRODUCT_ENV = {
   SIM_SESSION: 'always',
   FEED: 'sim',
   TICK_BROADCAST_MS: '250',
+  // As production starts the server (deploy/optionpilot.service, Dockerfile, scripts/start.mjs): one malloc arena
+  // and a 1 GiB V8 old generation.
+  MALLOC_ARENA_MAX: '1',
+  NODE_OPTIONS: '--max-old-space-size=1024',
 } as const;
 /** The simulated feed ticks once per virtual second (engine/src/feeds/simulatedFeed.ts, `tickIntervalMs`). */
 const SIM_TICK_INTERVAL_MS = 1000;
@@ -85,11 +95,14 @@ function cleanup(): void {
 
 // The bench owns its children: whatever ends it (normal exit, error, Ctrl-C, kill) takes them down too.
 process.on('exit', cleanup);
+/** While the cluster phase runs: drops its database and Redis keys (a Ctrl-C must not leave them behind). */
+let dropCluster: (() => Promise<void>) | null = null;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     process.stderr.write(`\nbench:live: ${signal}, stopping children\n`);
     cleanup();
-    process.exit(130);
+    const dropping = dropCluster?.() ?? Promise.resolve();
+    void Promise.race([dropping.catch(() => {}), sleep(5000)]).then(() => process.exit(130));
   });
 }
 
@@ -283,34 +296,46 @@ async function signInUsers(url: string, count: number): Promise<string[]> {
 
 // ---- socket phases -------------------------------------------------------------------------------------------
 
-async function runSocketPhase(props: {
-  label: 'product' | 'baseline';
+/** A server a socket phase connects to: the one product or bare server, or one node of the cluster. */
+interface ServerUnderTest {
   url: string;
-  serverPid: number;
+  pid: number;
+  role: NodeResult['role'];
+}
+
+const cpuPercent = (from: number | null, to: number | null, seconds: number): number | null =>
+  from === null || to === null ? null : ((to - from) / CLOCK_TICKS_PER_S / seconds) * 100;
+
+async function runSocketPhase(props: {
+  label: SocketPhaseResult['label'];
+  /** one server, or the cluster's nodes: socket k connects to servers[k mod n] (round-robin) */
+  servers: readonly ServerUnderTest[];
   tokens: readonly string[];
   options: BenchOptions;
   processes: number;
 }): Promise<SocketPhaseResult> {
-  const { label, url, serverPid, tokens, options, processes } = props;
-  const idle = readMemory(serverPid);
+  const { label, servers, tokens, options, processes } = props;
+  const pids = servers.map((server) => server.pid);
+  const idle = pids.map((pid) => readMemory(pid));
   const counts = spread(options.clients, processes);
   let offset = 0;
   const workers = counts.map((count) => {
     const worker = forkTs('client-worker.ts');
-    // Round-robin over the users so each user's sockets are spread over every process.
-    const own = Array.from({ length: count }, (_, i) => tokens[(offset + i) % tokens.length] ?? '');
+    // Round-robin over the users and the servers so each process holds sockets of every user on every node.
+    const indexes = Array.from({ length: count }, (_, i) => offset + i);
     offset += count;
     const command: WorkerCommand = {
       type: 'connect',
-      url,
-      tokens: own,
+      urls: indexes.map((k) => servers[k % servers.length]?.url ?? ''),
+      tokens: indexes.map((k) => tokens[k % tokens.length] ?? ''),
       concurrency: CONNECT_CONCURRENCY,
       timeoutMs: CONNECT_TIMEOUT_MS,
     };
     worker.send(command);
     return worker;
   });
-  log(`${label}: connecting ${options.clients} clients over ${processes} processes`);
+  const over = servers.length > 1 ? ` and ${servers.length} nodes` : '';
+  log(`${label}: connecting ${options.clients} clients over ${processes} processes${over}`);
   const connectBudgetMs =
     60_000 + Math.ceil(options.clients / processes / CONNECT_CONCURRENCY) * CONNECT_TIMEOUT_MS;
   const connected = await Promise.all(
@@ -334,18 +359,22 @@ async function runSocketPhase(props: {
   for (const w of workers) w.send(record);
   const recordStart = Date.now();
   recordingWindow = { from: recordStart, to: recordStart + options.durationS * 1000 };
-  const cpuStart = readCpuTicks(serverPid);
-  const samples: MemorySample[] = [];
-  const first = readMemory(serverPid);
-  if (first) samples.push(first);
+  const cpuStart = pids.map((pid) => readCpuTicks(pid));
+  const samples: MemorySample[][] = pids.map(() => []);
+  const sampleAll = () =>
+    pids.forEach((pid, i) => {
+      const sample = readMemory(pid);
+      if (sample) samples[i]?.push(sample);
+    });
+  sampleAll();
   log(`${label}: recording ${options.durationS} s`);
   // One memory sample a second for exactly the recorded window; a progress line every 30 s for long soaks.
   for (let s = 1; s <= options.durationS; s += 1) {
     await sleep(recordStart + s * 1000 - Date.now());
-    const sample = readMemory(serverPid);
-    if (sample) samples.push(sample);
+    sampleAll();
     if (s % 30 === 0 && s < options.durationS) {
-      log(`${label}: ${s}/${options.durationS} s, server RSS ${sample?.rssMb.toFixed(1) ?? '?'} MB`);
+      const rss = samples.map((own) => own.at(-1)?.rssMb.toFixed(1) ?? '?').join(' + ');
+      log(`${label}: ${s}/${options.durationS} s, server RSS ${rss} MB`);
     }
   }
   const stop: WorkerCommand = { type: 'stop' };
@@ -359,15 +388,35 @@ async function runSocketPhase(props: {
     }),
   );
   const recordedS = (Date.now() - recordStart) / 1000;
-  const cpuEnd = readCpuTicks(serverPid);
+  const cpuEnd = pids.map((pid) => readCpuTicks(pid));
   await Promise.all(workers.map((w) => stopChild(w, 'SIGTERM', 5000)));
 
+  // Latency from every socket (the phase's figure) and by the server each socket was connected to (per node).
   const latency = createHistogram();
+  const byUrl = new Map<string, Histogram>(servers.map((server) => [server.url, createHistogram()]));
   const events: Record<string, number> = {};
   for (const r of results) {
-    mergeInto(latency, fromWire(r.latency));
+    for (const [url, wire] of Object.entries(r.latency)) {
+      const histogram = fromWire(wire);
+      mergeInto(latency, histogram);
+      const own = byUrl.get(url);
+      if (own) mergeInto(own, histogram);
+    }
     for (const [name, n] of Object.entries(r.events)) events[name] = (events[name] ?? 0) + n;
   }
+  const cpu = pids.map((_, i) => cpuPercent(cpuStart[i] ?? null, cpuEnd[i] ?? null, recordedS));
+  const perNodeClients = spread(options.clients, servers.length);
+  const nodes: NodeResult[] = servers.map((server, i) => {
+    const own = byUrl.get(server.url);
+    return {
+      role: server.role,
+      url: server.url,
+      clients: perNodeClients[i] ?? 0,
+      latency: own === undefined ? null : summarize(own),
+      serverCpuPercent: cpu[i] ?? null,
+      memory: summarizeMemory(samples[i] ?? [], idle[i]?.rssMb ?? null),
+    };
+  });
   const perClientRate = (n: number) => (ok > 0 ? n / ok / recordedS : 0);
   const summary: SocketPhaseResult = {
     label,
@@ -383,13 +432,11 @@ async function runSocketPhase(props: {
       Object.entries(events).map(([name, n]) => [name, perClientRate(n)]),
     ),
     disconnects: results.reduce((n, r) => n + r.disconnects, 0),
-    serverCpuPercent:
-      cpuStart === null || cpuEnd === null
-        ? null
-        : ((cpuEnd - cpuStart) / CLOCK_TICKS_PER_S / recordedS) * 100,
+    serverCpuPercent: cpu.some((c) => c === null) ? null : cpu.reduce<number>((a, c) => a + (c ?? 0), 0),
     clientsCpuPercent: (results.reduce((n, r) => n + r.cpuMs, 0) / 1000 / recordedS) * 100,
+    ...(servers.length > 1 ? { nodes } : {}),
     load1: loadavg()[0] ?? 0,
-    memory: summarizeMemory(samples, idle?.rssMb ?? null),
+    memory: servers.length > 1 ? null : (nodes[0]?.memory ?? null),
   };
   log(
     `${label}: p50 ${summary.latency?.p50 ?? '–'} ms, p99 ${summary.latency?.p99 ?? '–'} ms over ` +
@@ -457,6 +504,33 @@ async function measureRest(props: {
   return summary;
 }
 
+// ---- the cluster (--nodes) -----------------------------------------------------------------------------------
+
+/**
+ * The same clients over `options.nodes` nodes on PostgreSQL + Redis, with the single node's settings. The users
+ * sign up on node 1 (the leader); their tokens hold on every node (one JWT secret, one sessions table).
+ */
+async function runClusterPhase(options: BenchOptions, processes: number): Promise<SocketPhaseResult> {
+  const { databaseServerUrl, redisUrl } = clusterServers(process.env);
+  log(`cluster: creating a database and starting ${options.nodes} nodes on PostgreSQL + Redis`);
+  const cluster = await startCluster({
+    count: options.nodes,
+    env: { ...PRODUCT_ENV, LOG_LEVEL: options.logLevel },
+    databaseServerUrl,
+    redisUrl,
+    onStarted: (child) => track(child),
+  });
+  dropCluster = cluster.close;
+  try {
+    for (const node of cluster.nodes) log(`cluster: ${node.role} at ${node.url} (pid ${node.pid})`);
+    const tokens = await signInUsers(cluster.nodes[0]?.url ?? '', options.users);
+    return await runSocketPhase({ label: 'cluster', servers: cluster.nodes, tokens, options, processes });
+  } finally {
+    dropCluster = null;
+    await cluster.close();
+  }
+}
+
 // ---- main ----------------------------------------------------------------------------------------------------
 
 function checkFileLimits(options: BenchOptions): {
@@ -508,9 +582,22 @@ async function main(): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
+  const servers = clusterServers(process.env);
+  if (options.nodes > 1) {
+    try {
+      await checkClusterServers(servers);
+    } catch (err) {
+      if (err instanceof SetupError) {
+        process.stderr.write(`bench:live: ${err.message}\n`);
+        process.exit(2);
+      }
+      throw err;
+    }
+  }
   const { processes, softLimit, notes } = checkFileLimits(options);
   const phases = new Set(options.phases);
-  const socketPhases = (phases.has('product') ? 1 : 0) + (phases.has('baseline') ? 1 : 0);
+  const socketPhases =
+    (phases.has('product') ? 1 : 0) + (phases.has('baseline') ? 1 : 0) + (options.nodes > 1 ? 1 : 0);
   // Watchdog: generous per-step budgets; a bench that hangs past them is stopped with its children.
   const budgetS =
     300 +
@@ -543,27 +630,12 @@ async function main(): Promise<void> {
     if (phases.has('product')) {
       report.product = await runSocketPhase({
         label: 'product',
-        url: product.url,
-        serverPid: pid,
+        servers: [{ url: product.url, pid, role: 'leader' }],
         tokens,
         options,
         processes,
       });
-      const p50 = report.product.latency?.p50;
-      if (p50 !== undefined && (p50 < -5 || p50 > 10_000)) {
-        notes.push(
-          `the product's tick-to-client p50 is ${p50} ms: its tick timestamps do not look like wall-clock emission ` +
-            'times (virtual time? a replay feed?), so its latency figures are not meaningful',
-        );
-      }
-      const rate = report.product.ticksPerSecond ?? 0;
-      if (rate === 0)
-        notes.push('the product sent no market:tick while recording: is the trading service running?');
-      else if (Math.abs(1000 / rate - baselineIntervalMs) > 0.1 * baselineIntervalMs) {
-        notes.push(
-          `the product ticked every ${(1000 / rate).toFixed(0)} ms, the baseline every ${baselineIntervalMs} ms`,
-        );
-      }
+      notes.push(...tickNotes(report.product, baselineIntervalMs));
     }
     if (phases.has('rest') && options.restSeconds > 0) {
       await sleep(2000); // the clients' disconnects settle before the REST measurements
@@ -598,13 +670,17 @@ async function main(): Promise<void> {
     }
   }
 
+  if (options.nodes > 1) {
+    report.cluster = await runClusterPhase(options, processes);
+    notes.push(...tickNotes(report.cluster, baselineIntervalMs));
+  }
+
   if (phases.has('baseline')) {
     const bare = await startBareServer(baselineIntervalMs);
     // The bare server ignores auth, but the clients send a token anyway so they do exactly the same work.
     report.baseline = await runSocketPhase({
       label: 'baseline',
-      url: bare.url,
-      serverPid: bare.child.pid ?? 0,
+      servers: [{ url: bare.url, pid: bare.child.pid ?? 0, role: 'leader' }],
       tokens: ['bare-server-ignores-this-token'],
       options,
       processes,

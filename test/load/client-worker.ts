@@ -1,10 +1,11 @@
 // One client process of `npm run bench:live`: opens its share of the Socket.IO clients with the official client
 // (one connection each, every one authenticating with its token), and records tick-to-client latency: the time
-// between the tick's `timestamp` (wall clock at emission, see docs/performance.md) and its arrival here.
+// between the tick's `timestamp` (wall clock at emission, see docs/performance.md) and its arrival here, kept per
+// server URL so a run over several nodes can show each node's share.
 import { io, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, MarketTickDto, ServerToClientEvents } from '../../server/src/contract';
 import type { WorkerCommand, WorkerReport } from './protocol';
-import { createHistogram, recordValue, toWire } from './stats';
+import { createHistogram, recordValue, toWire, type Histogram } from './stats';
 
 type BenchSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -16,7 +17,7 @@ const send = (report: WorkerReport) => {
 process.on('disconnect', () => process.exit(0));
 
 const sockets: BenchSocket[] = [];
-const latency = createHistogram();
+const latency = new Map<string, Histogram>();
 const events: Record<string, number> = {};
 const tickTimestamps = new Set<string>();
 let recording = false;
@@ -24,7 +25,17 @@ let recordStartedAt = 0;
 let cpuAtStart = process.cpuUsage();
 let disconnects = 0;
 
+function histogramFor(url: string): Histogram {
+  let histogram = latency.get(url);
+  if (histogram === undefined) {
+    histogram = createHistogram();
+    latency.set(url, histogram);
+  }
+  return histogram;
+}
+
 function openOne(url: string, token: string, timeoutMs: number, first: boolean): Promise<string | null> {
+  const histogram = histogramFor(url);
   return new Promise((resolve) => {
     const socket: BenchSocket = io(url, {
       auth: { token },
@@ -36,7 +47,7 @@ function openOne(url: string, token: string, timeoutMs: number, first: boolean):
     });
     socket.on('market:tick', (tick: MarketTickDto) => {
       if (!recording) return;
-      recordValue(latency, Date.now() - Date.parse(tick.timestamp));
+      recordValue(histogram, Date.now() - Date.parse(tick.timestamp));
       if (first) tickTimestamps.add(tick.timestamp);
     });
     socket.onAny((event: string) => {
@@ -65,7 +76,8 @@ async function connectAll(command: Extract<WorkerCommand, { type: 'connect' }>):
     while (next < command.tokens.length) {
       const index = next;
       next += 1;
-      const error = await openOne(command.url, command.tokens[index] ?? '', command.timeoutMs, index === 0);
+      const url = command.urls[index] ?? command.urls[0] ?? '';
+      const error = await openOne(url, command.tokens[index] ?? '', command.timeoutMs, index === 0);
       if (error === null) ok += 1;
       else errors.set(error, (errors.get(error) ?? 0) + 1);
     }
@@ -85,7 +97,7 @@ function stop(): void {
   const cpu = process.cpuUsage(cpuAtStart);
   send({
     type: 'result',
-    latency: toWire(latency),
+    latency: Object.fromEntries([...latency].map(([url, histogram]) => [url, toWire(histogram)])),
     events,
     disconnects,
     recordedMs: Date.now() - recordStartedAt,

@@ -88,3 +88,84 @@ export function serveFakeProcess(
 export function fakeChildFillPrice(): number | undefined {
   return process.argv[2] === '--child' ? Number(process.argv[3]) : undefined;
 }
+
+/** What a broker fake reports to its fan-out bench (brokerFanout.ts). */
+export interface BrokerFakeStats {
+  /** epoch ms of every order-mutating request */
+  readonly orderRequestTimes: readonly number[];
+  /** the same, by the broker's account id */
+  readonly orderRequestsByAccount: ReadonlyMap<string, readonly number[]>;
+  readonly lastFillAt: number;
+  /** order-update sockets the fake holds */
+  readonly orderSockets: number;
+}
+
+/** The parent's side of a broker fake that registers accounts (each answered with its login) and reports stats. */
+export interface BrokerFakeProcess<Account, Login> {
+  readonly endpoints: { apiRoot: string; loginUrl: string; wsRoot: string; masterRoot: string };
+  /** registers the accounts; resolves with one login per account, in order */
+  addAccounts(accounts: readonly Account[]): Promise<Login[]>;
+  stats(): Promise<BrokerFakeStats>;
+  close(): Promise<void>;
+}
+
+interface RawBrokerStats {
+  times: number[];
+  byAccount: [string, number[]][];
+  lastFillAt: number;
+  sockets: number;
+}
+
+/** Forks `file` (the broker's `<broker>FakeProcess.ts`, which calls `serveBrokerFake`) and resolves once it listens. */
+export async function startBrokerFakeProcess<Account, Login>(
+  file: string,
+  name: string,
+  autoFillPrice: number,
+): Promise<BrokerFakeProcess<Account, Login>> {
+  const fake = await forkFakeProcess<BrokerFakeProcess<Account, Login>['endpoints']>(
+    file,
+    name,
+    autoFillPrice,
+  );
+  return {
+    endpoints: fake.ready,
+    addAccounts: (accounts) => fake.ask<Login[]>({ type: 'accounts', accounts: [...accounts] }),
+    stats: async () => {
+      const raw = await fake.ask<RawBrokerStats>({ type: 'stats' });
+      return {
+        orderRequestTimes: raw.times,
+        orderRequestsByAccount: new Map(raw.byAccount),
+        lastFillAt: raw.lastFillAt,
+        orderSockets: raw.sockets,
+      };
+    },
+    close: () => fake.close(),
+  };
+}
+
+/** The child's side of `startBrokerFakeProcess`: registers accounts with `register`, reports the fake's stats. */
+export function serveBrokerFake<Account, Login>(
+  fake: {
+    readonly endpoints: unknown;
+    readonly orderRequestTimes: number[];
+    readonly orderRequestsByAccount: ReadonlyMap<string, number[]>;
+    readonly lastFillAt: number;
+    orderSockets(): number;
+    close(): Promise<void>;
+  },
+  register: (account: Account) => Login,
+): void {
+  serveFakeProcess(
+    fake.endpoints,
+    (command): Login[] | RawBrokerStats =>
+      command.type === 'accounts'
+        ? (command.accounts as Account[]).map(register)
+        : {
+            times: fake.orderRequestTimes,
+            byAccount: [...fake.orderRequestsByAccount],
+            lastFillAt: fake.lastFillAt,
+            sockets: fake.orderSockets(),
+          },
+    () => fake.close(),
+  );
+}

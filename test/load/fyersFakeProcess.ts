@@ -64,8 +64,8 @@ async function runChild(autoFillPrice: number): Promise<void> {
         });
       }
       return {
-        times: fake.orderRequestTimes,
-        byUser: [...fake.orderRequestsByUser],
+        times: fake.orderRequests.times,
+        byUser: [...fake.orderRequests.byClient],
         lastFillAt: fake.lastFillAt,
         sockets: fake.orderSocket.connections,
       };

@@ -6,7 +6,8 @@ import type { HistogramWire } from './stats';
 export type WorkerCommand =
   | {
       type: 'connect';
-      url: string;
+      /** one server URL per socket, already spread over the nodes by the parent (all the same for one server) */
+      urls: string[];
       /** one token per socket, already spread over the users by the parent */
       tokens: string[];
       /** sockets opening at the same time (each one is a handshake plus a session check on the server) */
@@ -27,7 +28,8 @@ export interface ConnectReport {
 
 export interface WorkerResult {
   type: 'result';
-  latency: HistogramWire;
+  /** tick-to-client latency by the server URL the sockets are connected to */
+  latency: Record<string, HistogramWire>;
   /** events of each name received while recording, across all sockets of the worker */
   events: Record<string, number>;
   /** sockets that disconnected while recording */

@@ -64,7 +64,25 @@ describe('attempt limits under concurrency', () => {
         BUDGETS.loginPerAccount.windowMs,
       );
     }
+    // An address gets only its few attempts past a used-up account budget (test/security/lockout.test.ts).
+    for (let i = 0; i < BUDGETS.loginFewPerAccountIp.limit; i++)
+      expect((await login('ashaglob@example.com', 'Wrong1234', '192.0.2.200')).status).toBe(401);
     expect((await login('ashaglob@example.com', 'Wrong1234', '192.0.2.200')).status).toBe(429);
+  });
+
+  it(`login: of ${PARALLEL} parallel guesses from a fresh address past a used-up account budget, only its few are checked`, async () => {
+    await register('few');
+    for (let i = 0; i < BUDGETS.loginPerAccount.limit; i++) {
+      await limiter.hit(
+        `${BUDGETS.loginPerAccount.name}:ashafew@example.com`,
+        BUDGETS.loginPerAccount.windowMs,
+      );
+    }
+    const counts = tally(
+      (await inParallel(() => login('ashafew@example.com', 'Wrong1234', '192.0.2.201'))).map((r) => r.status),
+    );
+    expect(counts[401]).toBe(BUDGETS.loginFewPerAccountIp.limit);
+    expect(counts[429]).toBe(PARALLEL - BUDGETS.loginFewPerAccountIp.limit);
   });
 
   it('login: successful sign-ins are refunded: only failures use up the budgets', async () => {

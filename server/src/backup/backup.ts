@@ -1,109 +1,132 @@
-// Online backup of a SQLite DATA_DIR: the database through SQLite's VACUUM INTO (a consistent snapshot even while
-// the server writes, WAL included) and the generated secrets, into a new dated folder readable by the owner only.
-// Without secrets/encryption.key the stored broker credentials cannot be decrypted, so the two travel together.
-import { createHash } from 'node:crypto';
-import {
-  chmodSync,
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  writeFileSync,
-} from 'node:fs';
+// `npm run backup`: one encrypted archive of what a restore needs — the database (a consistent SQLite snapshot,
+// or pg_dump's custom format) and DATA_DIR/secrets — put at the destination, older archives pruned, and the
+// success recorded in DATA_DIR/backups-state.json for `npm run doctor`. The plaintext exists only in a private
+// staging folder inside DATA_DIR (where the live database already is), removed whatever happens.
+import { createHash, type KeyObject } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { chmod, copyFile, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
-import { SECRETS_DIR } from '../crypto/keys';
-import { SQLITE_FILE_NAME } from '../db/knex';
+import { pipeline } from 'node:stream/promises';
+import { SQLITE_FILE_NAME, isPostgresUrl } from '../db/knex';
+import { PG_DUMP_ENTRY, SQLITE_ENTRY, describeFiles, packBundle } from './bundle';
+import { encryptStream, type Recipient, type ScryptParams } from './cipher';
+import { dumpPostgres, secretFiles, snapshotSqlite } from './snapshot';
+import { archiveName, openStore, prune, type S3Settings } from './store';
 
-export const MANIFEST_FILE = 'manifest.json';
-const DIR_MODE = 0o700;
-const FILE_MODE = 0o600;
+/** Read by `npm run doctor` to report the backup's age: keep the name and the fields. */
+export const BACKUP_STATE_FILE = 'backups-state.json';
+const STAGING_PREFIX = '.backup-staging-';
+const STALE_STAGING_MS = 6 * 3_600_000;
 
-export class BackupError extends Error {
-  override readonly name = 'BackupError';
-}
-
-/** What a backup folder holds: each file's path relative to the folder and its SHA-256, to verify a restore. */
-export interface BackupManifest {
-  format: 1;
-  /** epoch ms the copy was taken */
-  createdAt: number;
-  database: string;
-  files: { path: string; sha256: string }[];
-}
-
-/** `optionpilot-20261123T214500Z`: sorts by time, and contains no characters a shell or a file system minds. */
-export function backupFolderName(at: number): string {
-  const iso = new Date(at).toISOString(); // 2026-11-23T21:45:00.123Z
-  return `optionpilot-${iso.slice(0, 19).replace(/[-:]/g, '')}Z`;
-}
-
-export function sha256File(file: string): string {
-  return createHash('sha256').update(readFileSync(file)).digest('hex');
-}
-
-/** `PRAGMA integrity_check` of a database file, opened read-only; 'ok' when it is sound. */
-export function integrityOf(file: string): string {
-  const db = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
-  try {
-    const rows = db.pragma('integrity_check', { simple: false }) as { integrity_check: string }[];
-    return rows.map((r) => r.integrity_check).join('; ');
-  } finally {
-    db.close();
-  }
-}
-
-export interface BackupOptions {
-  dataDir: string;
-  /** parent folder of the dated backup folders */
+export interface BackupState {
+  /** UTC ISO instant of the last successful backup */
+  at: string;
+  /** where the archive went: a file path or s3://bucket/prefix/name */
   destination: string;
-  now: number;
+  bytes: number;
+  /** hex SHA-256 of the encrypted archive */
+  sha256: string;
 }
 
-/** Copies the database and the secrets into `<destination>/<backupFolderName(now)>`; returns that folder. */
-export async function backupDataDir(options: BackupOptions): Promise<string> {
-  const source = join(options.dataDir, SQLITE_FILE_NAME);
-  if (!existsSync(source)) throw new BackupError(`no database at ${source}: is DATA_DIR right?`);
-  mkdirSync(options.destination, { recursive: true, mode: DIR_MODE });
-  const folder = join(options.destination, backupFolderName(options.now));
-  if (existsSync(folder)) throw new BackupError(`${folder} already exists`);
-  mkdirSync(folder, { mode: DIR_MODE });
-  // mkdir's mode is narrowed by the umask but an explicit chmod is not: the folder holds keys.
-  chmodSync(folder, DIR_MODE);
+export interface BackupSettings {
+  dataDir: string;
+  databaseUrl: string | undefined;
+  /** a folder or s3://bucket/prefix */
+  to: string;
+  passphrase: string;
+  /** an X25519 public key as a second recipient (its private key kept off the server) */
+  publicKey?: KeyObject | undefined;
+  s3?: S3Settings | undefined;
+  /** archives kept at the destination, newest first; 0 keeps all */
+  keep: number;
+  appVersion: string;
+  now: () => number;
+  /** tests lower the scrypt cost; production uses the default */
+  scrypt?: ScryptParams;
+}
 
-  const target = join(folder, SQLITE_FILE_NAME);
-  const db = new BetterSqlite3(source, { readonly: true, fileMustExist: true });
+export interface BackupResult extends BackupState {
+  /** archive names deleted by the retention rule */
+  pruned: string[];
+}
+
+export async function runBackup(settings: BackupSettings): Promise<BackupResult> {
+  const store = openStore(settings.to, settings.s3);
+  await mkdir(settings.dataDir, { recursive: true, mode: 0o700 });
+  await removeStaleStaging(settings.dataDir, settings.now());
+  const staging = await mkdtemp(join(settings.dataDir, STAGING_PREFIX));
+  await chmod(staging, 0o700);
   try {
-    // VACUUM INTO writes the copy inside one read transaction: a single committed state, WAL included, and in
-    // WAL mode the server's writers go on meanwhile. (The incremental backup API restarts whenever another
-    // connection writes between two of its steps, so against a busy server it may never finish.)
-    db.prepare('VACUUM INTO ?').run(target);
-  } finally {
-    db.close();
-  }
-  chmodSync(target, FILE_MODE);
-  const integrity = integrityOf(target);
-  if (integrity !== 'ok') throw new BackupError(`the copy failed its integrity check: ${integrity}`);
+    const at = settings.now();
+    const postgres = isPostgresUrl(settings.databaseUrl);
+    const databaseEntry = postgres ? PG_DUMP_ENTRY : SQLITE_ENTRY;
+    if (postgres) await dumpPostgres(settings.databaseUrl as string, join(staging, databaseEntry));
+    else snapshotSqlite(join(settings.dataDir, SQLITE_FILE_NAME), join(staging, databaseEntry));
+    const secrets = secretFiles(settings.dataDir);
+    await mkdir(join(staging, 'secrets'), { mode: 0o700 });
+    for (const path of secrets) await copyFile(join(settings.dataDir, path), join(staging, path));
 
-  const files = [SQLITE_FILE_NAME];
-  const secrets = join(options.dataDir, SECRETS_DIR);
-  if (existsSync(secrets)) {
-    mkdirSync(join(folder, SECRETS_DIR), { mode: DIR_MODE });
-    chmodSync(join(folder, SECRETS_DIR), DIR_MODE);
-    for (const name of readdirSync(secrets).sort()) {
-      const path = join(SECRETS_DIR, name);
-      copyFileSync(join(options.dataDir, path), join(folder, path));
-      chmodSync(join(folder, path), FILE_MODE);
-      files.push(path);
-    }
+    const manifest = await describeFiles(staging, [databaseEntry, ...secrets], {
+      createdAt: new Date(at).toISOString(),
+      appVersion: settings.appVersion,
+      database: postgres ? 'postgres' : 'sqlite',
+    });
+    const recipients: Recipient[] = [
+      {
+        kind: 'passphrase',
+        passphrase: settings.passphrase,
+        ...(settings.scrypt ? { scrypt: settings.scrypt } : {}),
+      },
+    ];
+    if (settings.publicKey) recipients.push({ kind: 'x25519', publicKey: settings.publicKey });
+
+    const name = archiveName(at);
+    const archive = join(staging, name);
+    const hash = createHash('sha256');
+    let bytes = 0;
+    await pipeline(
+      encryptStream(packBundle(staging, manifest), recipients),
+      async function* measure(source: AsyncIterable<Buffer>) {
+        for await (const chunk of source) {
+          hash.update(chunk);
+          bytes += chunk.length;
+          yield chunk;
+        }
+      },
+      createWriteStream(archive, { mode: 0o600 }),
+    );
+    const sha256 = hash.digest('hex');
+    await store.put(name, archive, sha256);
+
+    const state: BackupState = {
+      at: new Date(at).toISOString(),
+      destination: store.locate(name),
+      bytes,
+      sha256,
+    };
+    await writeState(settings.dataDir, state);
+    const pruned = await prune(store, settings.keep);
+    return { ...state, pruned };
+  } finally {
+    await rm(staging, { recursive: true, force: true });
   }
-  const manifest: BackupManifest = {
-    format: 1,
-    createdAt: options.now,
-    database: SQLITE_FILE_NAME,
-    files: files.map((path) => ({ path, sha256: sha256File(join(folder, path)) })),
-  };
-  writeFileSync(join(folder, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`, { mode: FILE_MODE });
-  return folder;
+}
+
+/**
+ * A backup killed mid-way (kill -9, power loss) leaves its staging folder, plaintext included; the next run removes
+ * any older than a run could take, and leaves a concurrent run's alone.
+ */
+async function removeStaleStaging(dataDir: string, now: number): Promise<void> {
+  for (const name of await readdir(dataDir)) {
+    if (!name.startsWith(STAGING_PREFIX)) continue;
+    const path = join(dataDir, name);
+    if ((await stat(path)).mtimeMs < now - STALE_STAGING_MS) await rm(path, { recursive: true, force: true });
+  }
+}
+
+/** Replaces DATA_DIR/backups-state.json in one rename, so a reader never sees half of it. */
+async function writeState(dataDir: string, state: BackupState): Promise<void> {
+  const file = join(dataDir, BACKUP_STATE_FILE);
+  await writeFile(`${file}.tmp`, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+  await rename(`${file}.tmp`, file);
 }

@@ -11,6 +11,7 @@ import type { SecretBox } from '../crypto';
 import {
   clearBrokerIpBlock,
   consumeOauthStateOf,
+  consumePendingOauthStateOf,
   createOauthState,
   disconnectBrokerAccount,
   findBrokerAccountByUser,
@@ -97,7 +98,13 @@ export async function startBrokerLogin(
     },
     now,
   );
-  const loginUrl = login.url({ credentials: credentialsOf(c.box, account), state, redirectUri });
+  let loginUrl: string;
+  try {
+    const input = { credentials: credentialsOf(c.box, account), state, redirectUri };
+    loginUrl = login.start === undefined ? login.url(input) : await login.start(input);
+  } catch (err) {
+    return failLogin(c, props.userId, err instanceof BrokerError ? err.kind : 'network');
+  }
   return { loginUrl, expiresAt };
 }
 
@@ -127,14 +134,15 @@ export async function completeBrokerLogin(
   const { account, module } = await connectable(c, props.userId);
   const login = redirectLoginOf(module);
   const state = login.stateOf(props.query);
+  const claim = { userId: props.userId, sessionId: props.sessionId, brokerType: account.broker_type };
   const claimed =
-    state !== undefined && account.broker_type === props.broker
-      ? await consumeOauthStateOf(
-          c.deps.db.knex,
-          { state, userId: props.userId, sessionId: props.sessionId, brokerType: account.broker_type },
-          c.deps.clock.now(),
-        )
-      : undefined;
+    account.broker_type !== props.broker
+      ? undefined
+      : state !== undefined
+        ? await consumeOauthStateOf(c.deps.db.knex, { ...claim, state }, c.deps.clock.now())
+        : login.stateInSession === true
+          ? await consumePendingOauthStateOf(c.deps.db.knex, claim, c.deps.clock.now())
+          : undefined;
   // One answer for unknown, expired, reused and foreign states: which one it was is no business of the caller.
   if (!claimed) throw new AppError('broker_login_invalid');
 

@@ -1,5 +1,5 @@
 // Each broker's environment block, built from its definition so that adding a broker adds its variables to the one
-// validated configuration without editing config.ts. One rule for every broker (ARCHITECTURE.md, Configuration):
+// validated configuration without editing config/schema.ts. One rule for every broker (ARCHITECTURE.md, Configuration):
 // `<PREFIX>_API_ROOT`, `_WS_ROOT`, `_ORDERS_ROOT` and `_MASTER_ROOT` are scheme + host (+ port) only, and the module
 // appends the broker's documented paths unchanged; `<PREFIX>_LOGIN_URL` is the full documented login URL.
 import { z } from 'zod';

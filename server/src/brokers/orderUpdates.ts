@@ -25,6 +25,14 @@ import { isBrokerError } from '@optionpilot/engine';
 import type { BrokerOrderSnapshot } from '@optionpilot/engine';
 import { clientOrderIdOfTag } from './orderTag';
 
+/** Statuses after which a broker reports nothing new about an order. */
+const FINAL_STATUSES: ReadonlySet<BrokerOrderSnapshot['status']> = new Set([
+  'FILLED',
+  'REJECTED',
+  'CANCELLED',
+  'EXPIRED',
+]);
+
 /** What a broker's push channel reports: whether it is up, and the order rows it pushes. */
 export type OrderStreamEvent<Row> =
   { readonly type: 'up' } | { readonly type: 'down' } | { readonly type: 'order'; readonly row: Row };
@@ -70,16 +78,25 @@ export function pushedOrderUpdates$<Row>(
       // The day's book holds the trader's own orders too: only OptionPilot's (tagged) are passed on.
       mergeMap((rows) => rows.filter((row) => clientOrderIdOfTag(options.tagOf(row)) !== undefined)),
     );
-    // The same transition can arrive from both paths: pass each (order, status, fill) once.
-    const seen = new Map<string, string>();
+    // The same transition can arrive from both paths: pass each (order, status, fill) once. And a read that started
+    // before a push can answer after it: a state older than the one passed (less filled, or open after final) is
+    // dropped, never passed on as news.
+    const seen = new Map<string, { key: string; filledQty: number; final: boolean }>();
     // The polling side subscribes first: a channel may report `down` as soon as it is subscribed, and that first
     // state must reach it.
     return merge(polled$, pushed$).pipe(
       map((row) => options.toSnapshot(row, options.now())),
       filter((snapshot) => {
         const key = `${snapshot.status}/${snapshot.filledQty}`;
-        if (seen.get(snapshot.brokerOrderId) === key) return false;
-        seen.set(snapshot.brokerOrderId, key);
+        const last = seen.get(snapshot.brokerOrderId);
+        if (last !== undefined && (last.key === key || last.final || snapshot.filledQty < last.filledQty)) {
+          return false;
+        }
+        seen.set(snapshot.brokerOrderId, {
+          key,
+          filledQty: snapshot.filledQty,
+          final: FINAL_STATUSES.has(snapshot.status),
+        });
         return true;
       }),
     );

@@ -4,8 +4,11 @@
 // canonical broker type is listed as "coming soon" and cannot be connected. Adding a broker is its folder and one
 // line here.
 import { BROKER_LABELS, BROKER_TYPES, type BrokerOfferDto } from '../contract';
+import { aliceblueBroker } from './aliceblue';
 import { angeloneBroker } from './angelone';
+import { dhanBroker } from './dhan';
 import { fyersBroker } from './fyers';
+import { growwBroker } from './groww';
 import { brokerPostbackUrl, brokerRedirectUrl } from './urls';
 import { upstoxBroker } from './upstox';
 import { zerodhaBroker } from './zerodha';
@@ -30,6 +33,9 @@ export const BROKER_DEFINITIONS: readonly BrokerDefinition[] = [
   upstoxBroker,
   fyersBroker,
   angeloneBroker,
+  aliceblueBroker,
+  growwBroker,
+  dhanBroker,
 ];
 
 /** `FEED` values of the registered brokers' market feeds → their broker. */

@@ -79,8 +79,18 @@ export interface BrokerInstrument {
 export interface RedirectLogin {
   /** the URL the trader's browser is sent to; `state` comes back on the callback */
   url(input: { credentials: BrokerCredentials; state: string; redirectUri: string }): string;
+  /**
+   * When present, Connect takes the URL from here instead of `url`: the broker must be asked first (Dhan's consent
+   * is generated server-side). Throws `BrokerError`.
+   */
+  start?(input: { credentials: BrokerCredentials; state: string; redirectUri: string }): Promise<string>;
   /** the `state` the broker echoed back in the callback query */
   stateOf(query: CallbackQuery): string | undefined;
+  /**
+   * The broker echoes no state (Dhan appends only its `tokenId`): the callback claims the newest pending state of
+   * the same browser session and broker instead, and the module pins the account it accepts.
+   */
+  readonly stateInSession?: boolean;
   /** exchanges the callback's code/token for a session; throws `BrokerError` */
   complete(input: {
     credentials: BrokerCredentials;
@@ -127,6 +137,18 @@ export interface BrokerPostback {
 export interface BrokerProfile {
   readonly accountId: string;
   readonly name: string;
+}
+
+/**
+ * An adapter's own safety net at the broker for a trader's daily loss lock (Dhan's P&L exit and kill switch): called
+ * once, best effort, after the lock's losing close is stored; OptionPilot's own exits never wait for it.
+ */
+export interface DailyLossSafetyNet {
+  onDailyLossLock(): Promise<unknown>;
+}
+
+export function hasDailyLossSafetyNet(broker: object): broker is DailyLossSafetyNet {
+  return typeof (broker as Partial<DailyLossSafetyNet>).onDailyLossLock === 'function';
 }
 
 /** One broker integration, built once per server from its definition. */

@@ -79,7 +79,7 @@ export interface HealthResponse {
   subsystems: Record<string, { status: SubsystemStatus; detail?: string }>;
 }
 
-/** `GET /api/market/nifty50` and the `market:tick` event. */
+/** `GET /api/market/nifty50` and the `market:tick` event (which may add the forming candle, see MarketTickEventDto). */
 export interface MarketTickDto {
   symbol: string;
   price: number;
@@ -103,6 +103,15 @@ export interface CandleDto {
   close: number;
   volume: number;
   closed: boolean;
+}
+
+/**
+ * The `market:tick` event: the index figures plus, while a one-minute candle is forming, that candle (the chart's
+ * interval). It rides in the tick's frame so a tick costs one frame, not two (decided 2026-11-23); closed candles of
+ * every broadcast interval still come on `market:candle`.
+ */
+export interface MarketTickEventDto extends MarketTickDto {
+  candle?: CandleDto;
 }
 
 export interface FeedHealthDto {

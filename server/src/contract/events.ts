@@ -7,7 +7,7 @@ import type {
   CandleDto,
   FeedHealthDto,
   LogDto,
-  MarketTickDto,
+  MarketTickEventDto,
   SignalDto,
   TradeDto,
   UserStatsDto,
@@ -16,7 +16,9 @@ import type { PaymentRequestDto } from './admin';
 import type { BrokerConnectionDto, StrategyInfoDto, SubscriptionDto } from './user';
 
 export interface ServerToClientEvents {
-  'market:tick': (tick: MarketTickDto) => void;
+  /** the index figures, with the forming one-minute candle when there is one (one frame per tick) */
+  'market:tick': (tick: MarketTickEventDto) => void;
+  /** a candle that closed (of the chart's interval and the strategies'); forming candles ride in `market:tick` */
   'market:candle': (candle: CandleDto) => void;
   'feed:health': (health: FeedHealthDto) => void;
   'bot:status': (status: BotStatusDto) => void;
@@ -29,7 +31,11 @@ export interface ServerToClientEvents {
   'strategy:info': (info: StrategyInfoDto) => void;
   'admin:signal': (signal: SignalDto) => void;
   'admin:log': (log: LogDto) => void;
-  'admin:trade': (trade: AdminTradeDto) => void;
+  /**
+   * trades opened, updated (mark-to-market P&L, a trailing stop) or closed, as `GET /api/admin/trades` rows: those
+   * that changed together (a risk flush moves every open position at once) in one frame, the newest row per trade
+   */
+  'admin:trades': (trades: AdminTradeDto[]) => void;
   'admin:control': (control: AdminControlDto) => void;
   /** the trader's subscription changed (an approved UPI request, an admin activation) */
   'user:subscription': (subscription: SubscriptionDto) => void;

@@ -20,7 +20,7 @@ export function buildChannels(
 ): NotificationChannel[] {
   const channels = [
     emailChannelFromConfig(config, deps.logger),
-    // its bot starts long polling now: build it once per process (two pollers on one token get 409s)
+    // its bot long-polls while the sender runs (on the leader): two pollers on one token get 409s
     telegramChannelFromConfig(config, deps),
     pushChannelFromConfig(config, deps, pushAgent ? { agent: pushAgent } : {}),
   ];

@@ -132,3 +132,11 @@ export async function recordNotices(db: Db, notices: readonly TraderNotice[], no
   );
   wakeAfterCommit(db);
 }
+
+/** How many recorded notices are not yet settled on every channel (the outbox depth `/metrics` shows). */
+export async function countPendingNotices(db: Db): Promise<number> {
+  const [row] = (await db('notification_outbox').where('status', 'pending').count({ n: '*' })) as Array<{
+    n: number | string;
+  }>;
+  return Number(row?.n ?? 0);
+}

@@ -313,4 +313,42 @@ describe.each(testDialects())('the notification sender on %s', (dialect) => {
       [recorded, 'sent', 1],
     ]);
   });
+
+  it('pauses when the node stops leading: nothing is sent, listening stops and the channels stay open; start resumes both', async () => {
+    const { db, clock, userId } = await setup();
+    const events: string[] = [];
+    const telegram = {
+      ...fakeChannel('telegram'),
+      async listen() {
+        events.push('listen');
+      },
+      async stopListening() {
+        events.push('stopListening');
+      },
+      async close() {
+        events.push('close');
+      },
+    };
+    const s = sender(db, clock, [telegram], { pollMs: 20 });
+    s.start();
+    expect(events).toEqual(['listen']);
+    await recordNotice(db, notice(userId, '1'), clock.now());
+    s.wake();
+    await vi.waitFor(() => expect(telegram.calls).toHaveLength(1));
+
+    await s.pause();
+    expect(events).toEqual(['listen', 'stopListening']);
+    // A notice recorded while another node leads is that node's to send: this one neither wakes nor polls.
+    await recordNotice(db, notice(userId, '2'), clock.now());
+    s.wake();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(telegram.calls).toHaveLength(1);
+
+    s.start();
+    await vi.waitFor(() => expect(telegram.calls).toHaveLength(2));
+    expect(events).toEqual(['listen', 'stopListening', 'listen']);
+    await s.stop();
+    expect(events).toEqual(['listen', 'stopListening', 'listen', 'close']);
+    senders.splice(senders.indexOf(s), 1);
+  });
 });

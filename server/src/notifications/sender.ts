@@ -1,5 +1,5 @@
-// The sender: drains the outbox (outbox.ts) to the channels, off the trading path. See README.md in this folder for
-// the design; in short:
+// The sender: drains the outbox (outbox.ts) to the channels, off the trading path; the delivery rows it keeps are
+// written by deliveries.ts. See README.md in this folder for the design; in short:
 //  - one lane per channel, each with its own timer-free pump and its own concurrency, so a slow or dead channel
 //    never holds up another;
 //  - a delivery row (outbox_id, channel) is created before the channel is ever called (unique pair: at most one
@@ -11,14 +11,15 @@
 //    the price of never losing one.
 //  - failures are retried with backoff (30 s, 2 min, 10 min, 1 h by default), then 'failed' with the last error;
 //    a PermanentDeliveryError fails at once; a user's switch that is off is recorded as 'off' without a call.
-import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock';
 import type { Db } from '../db';
 import type { Logger } from '../logger';
+import { createDeliveryStore, type DeliveryStatus, type DueRow } from './deliveries';
 import { onNoticeRecorded, type NotificationPayload } from './outbox';
 import { DEFAULT_PREFERENCES, isEnabled } from './preferences';
 import {
   PermanentDeliveryError,
+  TEST_EVENT,
   type ChannelName,
   type DeliveryOutcome,
   type NotificationChannel,
@@ -37,7 +38,7 @@ export interface OutboxNotice {
   createdAt: number;
 }
 
-export type DeliveryStatus = 'pending' | 'sent' | 'failed' | 'no_address' | 'off';
+export type { DeliveryStatus } from './deliveries';
 
 /** 30 s, 2 min, 10 min, 1 h: the waits after the 1st, 2nd, 3rd and 4th failed attempt; the 5th failure gives up. */
 export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [30_000, 120_000, 600_000, 3_600_000];
@@ -51,7 +52,10 @@ export interface NotificationSenderOptions {
   /** the signed unsubscribe link of (user, event) (unsubscribe.ts) */
   unsubscribeUrlFor: (userId: number, event: NotificationEvent) => Promise<string>;
   /** who `userId` is; default: the users row (undefined when gone) */
-  recipientOf?: (userId: number, event: NotificationEvent) => Promise<NotificationRecipient | undefined>;
+  recipientOf?: (
+    userId: number,
+    event: NotificationEvent | undefined,
+  ) => Promise<NotificationRecipient | undefined>;
   /** waits after each failed attempt; its length + 1 is the number of attempts */
   retryDelaysMs?: readonly number[];
   /** attempts in flight per channel (default 4) */
@@ -79,8 +83,16 @@ export interface TestSendResult {
 export interface NotificationSender {
   /** the channels this server has, in order */
   readonly channelNames: readonly ChannelName[];
-  /** starts the lanes' polling and drains what is due (a crash's leftovers included) */
+  /**
+   * starts the lanes' polling and drains what is due (a crash's leftovers included); channels that receive
+   * (Telegram's commands) start listening
+   */
   start(): void;
+  /**
+   * the node stopped leading: stops polling and listening and waits a little for attempts in flight; the channels
+   * stay open and `start` resumes
+   */
+  pause(): Promise<void>;
   /** stops polling, waits a little for attempts in flight, closes the channels */
   stop(): Promise<void>;
   /** "a notice was recorded": drain soon. Never throws, never blocks; call it after the fact's commit. */
@@ -91,28 +103,11 @@ export interface NotificationSender {
   sendTest(userId: number, channel: ChannelName): Promise<TestSendResult>;
 }
 
-/** A test notice is no outbox event; channels only read `event` to label or tag a message. */
-const TEST_EVENT = 'test' as NotificationEvent;
-
 class AttemptTimeout extends Error {
   constructor(ms: number) {
     super(`no answer within ${Math.round(ms / 1000)} s`);
     this.name = 'AttemptTimeout';
   }
-}
-
-interface DueRow {
-  id: number;
-  outbox_id: number;
-  attempts: number;
-}
-
-interface OutboxRecord {
-  id: number;
-  event: string;
-  user_id: number;
-  payload: string;
-  created_at: number | string;
 }
 
 interface Lane {
@@ -147,13 +142,21 @@ export function createNotificationSender(options: NotificationSenderOptions): No
     again: false,
   }));
   const recipientOf = options.recipientOf ?? defaultRecipient;
+  const { enqueue, claimDue, settle, notice, recordTestSend } = createDeliveryStore({
+    db,
+    clock,
+    channelNames,
+    leaseMs,
+    maxAgeMs,
+  });
   let running = false;
   let timer: NodeJS.Timeout | undefined;
   let wakeQueued = false;
   let unsubscribeWake: (() => void) | undefined;
   let stopping: Promise<void> | undefined;
 
-  async function defaultRecipient(userId: number, event: NotificationEvent) {
+  /** `event` undefined: the admin's test send, essential, so no unsubscribe link (and no token) is made. */
+  async function defaultRecipient(userId: number, event: NotificationEvent | undefined) {
     const user = (await db('users').where({ id: userId }).first('id', 'email', 'first_name', 'last_name')) as
       { id: number; email: string; first_name: string; last_name: string } | undefined;
     if (user === undefined) return undefined;
@@ -161,96 +164,8 @@ export function createNotificationSender(options: NotificationSenderOptions): No
       userId: user.id,
       email: user.email,
       name: `${user.first_name} ${user.last_name}`.trim(),
-      unsubscribeUrl: await options.unsubscribeUrlFor(user.id, event),
+      unsubscribeUrl: event === undefined ? '' : await options.unsubscribeUrlFor(user.id, event),
     };
-  }
-
-  /** Creates this channel's delivery rows for new notices (the unique pair makes a second insert a no-op). */
-  async function enqueue(channel: ChannelName): Promise<void> {
-    const now = clock.now();
-    // Too old to be worth sending (the server was down for days): closed without a delivery.
-    await db('notification_outbox')
-      .where('status', 'pending')
-      .where('created_at', '<', now - maxAgeMs)
-      .update({ status: 'done' });
-    const ids = (await db('notification_outbox as o')
-      .where('o.status', 'pending')
-      .whereNotExists(
-        db('notification_deliveries as d')
-          .select(db.raw('1'))
-          .whereRaw('d.outbox_id = o.id')
-          .andWhere('d.channel', channel),
-      )
-      .orderBy('o.id')
-      .limit(200)
-      .pluck('o.id')) as number[];
-    if (ids.length === 0) return;
-    await db('notification_deliveries')
-      .insert(
-        ids.map((id) => ({
-          outbox_id: id,
-          channel,
-          status: 'pending',
-          attempts: 0,
-          next_attempt_at: now,
-          created_at: now,
-          updated_at: now,
-        })),
-      )
-      .onConflict(['outbox_id', 'channel'])
-      .ignore();
-  }
-
-  /** Claims up to `limit` due attempts of `channel`: each claim moves `attempts` on only if nobody else did. */
-  async function claimDue(channel: ChannelName, limit: number): Promise<DueRow[]> {
-    if (limit <= 0) return [];
-    const now = clock.now();
-    const due = (await db('notification_deliveries')
-      .where({ channel, status: 'pending' })
-      .where('next_attempt_at', '<=', now)
-      .orderBy('next_attempt_at')
-      .orderBy('id')
-      .limit(limit)
-      .select('id', 'outbox_id', 'attempts')) as DueRow[];
-    const claimed: DueRow[] = [];
-    for (const row of due) {
-      const changed = await db('notification_deliveries')
-        .where({ id: row.id, status: 'pending', attempts: row.attempts })
-        .where('next_attempt_at', '<=', now)
-        .update({ attempts: row.attempts + 1, next_attempt_at: now + leaseMs, updated_at: now });
-      if (changed === 1) claimed.push({ ...row, attempts: row.attempts + 1 });
-    }
-    return claimed;
-  }
-
-  /** Records the end of attempt `attempt` (only if no later attempt took the row over). */
-  async function settle(
-    row: DueRow,
-    status: DeliveryStatus,
-    fields: { detail?: string | null; lastError?: string | null; nextAttemptAt?: number | null },
-  ): Promise<void> {
-    const now = clock.now();
-    await db('notification_deliveries')
-      .where({ id: row.id, attempts: row.attempts, status: 'pending' })
-      .update({
-        status,
-        next_attempt_at: fields.nextAttemptAt ?? null,
-        ...(fields.detail !== undefined ? { detail: fields.detail?.slice(0, 200) ?? null } : {}),
-        ...(fields.lastError !== undefined ? { last_error: fields.lastError?.slice(0, 500) ?? null } : {}),
-        updated_at: now,
-      });
-    if (status !== 'pending') await markDoneIfSettled(row.outbox_id);
-  }
-
-  /** The outbox row is done once every channel of this server has settled its delivery. */
-  async function markDoneIfSettled(outboxId: number): Promise<void> {
-    const settled = (await db('notification_deliveries')
-      .where({ outbox_id: outboxId })
-      .whereIn('channel', [...channelNames])
-      .whereNot('status', 'pending')
-      .pluck('channel')) as string[];
-    if (new Set(settled).size < channelNames.length) return;
-    await db('notification_outbox').where({ id: outboxId, status: 'pending' }).update({ status: 'done' });
   }
 
   function withTimeout(promise: Promise<DeliveryOutcome>): Promise<DeliveryOutcome> {
@@ -267,9 +182,7 @@ export function createNotificationSender(options: NotificationSenderOptions): No
   /** Runs one claimed attempt to its end; never throws (a database error leaves the lease to run out). */
   async function attempt(channel: NotificationChannel, row: DueRow): Promise<void> {
     try {
-      const outbox = (await db('notification_outbox')
-        .where({ id: row.outbox_id })
-        .first('id', 'event', 'user_id', 'payload', 'created_at')) as OutboxRecord | undefined;
+      const outbox = await notice(row.outbox_id);
       if (outbox === undefined) return;
       const event = outbox.event as NotificationEvent;
       if (!(event in DEFAULT_PREFERENCES)) {
@@ -377,36 +290,10 @@ export function createNotificationSender(options: NotificationSenderOptions): No
   async function sendTest(userId: number, name: ChannelName): Promise<TestSendResult> {
     const channel = options.channels.find((c) => c.name === name);
     if (channel === undefined) throw new Error(`channel ${name} is not configured`);
-    const recipient = await recipientOf(userId, TEST_EVENT);
+    const recipient = await recipientOf(userId, undefined);
     if (recipient === undefined) throw new Error('the user no longer exists');
-    const now = clock.now();
-    const [inserted] = (await db('notification_outbox')
-      .insert({
-        event: TEST_EVENT,
-        user_id: userId,
-        payload: '{}',
-        dedupe_key: `test:${randomUUID()}:${userId}`,
-        status: 'done',
-        created_at: now,
-      })
-      .returning('id')) as Array<{ id: number } | number>;
-    const outboxId = typeof inserted === 'number' ? inserted : (inserted?.id ?? 0);
-    const [delivery] = (await db('notification_deliveries')
-      .insert({
-        outbox_id: outboxId,
-        channel: name,
-        status: 'pending',
-        attempts: 1,
-        next_attempt_at: now + leaseMs,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')) as Array<{ id: number } | number>;
-    const row: DueRow = {
-      id: typeof delivery === 'number' ? delivery : (delivery?.id ?? 0),
-      outbox_id: outboxId,
-      attempts: 1,
-    };
+    const row = await recordTestSend(userId, name);
+    const outboxId = row.outbox_id;
     const message: RenderedNotification = {
       outboxId,
       event: TEST_EVENT,
@@ -430,11 +317,34 @@ export function createNotificationSender(options: NotificationSenderOptions): No
     }
   }
 
+  /** Stops the lanes and waits (at most the grace) for the attempts in flight. */
+  async function halt(): Promise<void> {
+    running = false;
+    unsubscribeWake?.();
+    unsubscribeWake = undefined;
+    if (timer !== undefined) clearInterval(timer);
+    timer = undefined;
+    const inFlight = lanes.flatMap((lane) => [...lane.inFlight]);
+    if (inFlight.length === 0) return;
+    let handle: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled(inFlight),
+      new Promise<void>((resolve) => {
+        handle = setTimeout(resolve, stopGraceMs);
+      }),
+    ]);
+    clearTimeout(handle);
+  }
+
   return {
     channelNames,
     start() {
       if (running || stopping !== undefined) return;
       running = true;
+      for (const channel of options.channels) {
+        // a channel that could not start listening logs why; delivery through it goes on
+        channel.listen?.().catch(() => undefined);
+      }
       if (lanes.length === 0) {
         logger.info('no notification channel is configured: notices stay in the outbox');
         return;
@@ -445,23 +355,14 @@ export function createNotificationSender(options: NotificationSenderOptions): No
       unsubscribeWake = onNoticeRecorded(wake);
       pumpAll();
     },
+    async pause() {
+      if (stopping !== undefined) return stopping;
+      await halt();
+      await Promise.allSettled(options.channels.map((channel) => channel.stopListening?.()));
+    },
     stop() {
       return (stopping ??= (async () => {
-        running = false;
-        unsubscribeWake?.();
-        if (timer !== undefined) clearInterval(timer);
-        timer = undefined;
-        const inFlight = lanes.flatMap((lane) => [...lane.inFlight]);
-        if (inFlight.length > 0) {
-          let handle: NodeJS.Timeout | undefined;
-          await Promise.race([
-            Promise.allSettled(inFlight),
-            new Promise<void>((resolve) => {
-              handle = setTimeout(resolve, stopGraceMs);
-            }),
-          ]);
-          clearTimeout(handle);
-        }
+        await halt();
         await Promise.allSettled(options.channels.map((channel) => channel.close()));
       })());
     },

@@ -203,27 +203,48 @@ describe.each(testDialects())('notices recorded with their facts (%s)', (dialect
     ]);
   });
 
+  /** A close forced by the daily loss limit: −₹108.25 net. */
+  const dailyLossClose = (trader: number, tradeId: string) => ({
+    tradeId,
+    accountId: String(trader),
+    exitTime: T + 60_000,
+    exitIndex: 24_000,
+    exitPremium: 99,
+    exitTrigger: 99,
+    reason: 'DAILY_LOSS' as const,
+    grossPnl: -68.25,
+    charges: 40,
+    netPnl: -108.25,
+    risk: tradeOpen(trader, 0).risk,
+    orderIds: [],
+  });
+
   it('daily loss limit: a close forced by the limit records it even below the realised limit', async () => {
     const trader = await user();
     const s = store();
     const tradeId = await s.openTrade(tradeOpen(trader, await signal(knex())));
-    await s.closeTrade({
-      tradeId,
-      accountId: String(trader),
-      exitTime: T + 60_000,
-      exitIndex: 24_000,
-      exitPremium: 99,
-      exitTrigger: 99,
-      reason: 'DAILY_LOSS',
-      grossPnl: -68.25,
-      charges: 40,
-      netPnl: -108.25,
-      risk: tradeOpen(trader, 0).risk,
-      orderIds: [],
-    });
+    await s.closeTrade(dailyLossClose(trader, tradeId));
     expect((await outbox({ user_id: trader, event: 'daily_loss_limit' })).map((r) => r.payload)).toEqual([
       expect.objectContaining({ date: '2026-01-07', lossPaise: 10_825 }),
     ]);
+  });
+
+  it("daily loss limit: a live trade's locking close calls the broker's safety net after commit, a paper one not", async () => {
+    const trader = await user();
+    const locked: number[] = [];
+    const s = createRuntimeStore({
+      db: database(),
+      publisher: silent,
+      brokerOf: () => 'dhan',
+      strategyRowId: () => null,
+      clock: createManualClock(T + 1),
+      onDailyLossLock: (userId) => locked.push(userId),
+    });
+    for (const paper of [true, false]) {
+      const tradeId = await s.openTrade({ ...tradeOpen(trader, await signal(knex())), paper });
+      await s.closeTrade(dailyLossClose(trader, tradeId));
+      expect(locked).toEqual(paper ? [] : [trader]);
+    }
   });
 
   it('order rejected: one notice per rejected order, on the single and the batched write paths', async () => {

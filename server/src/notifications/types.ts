@@ -27,6 +27,11 @@ export type TraderEvent = (typeof TRADER_EVENTS)[number];
 export type AdminEvent = (typeof ADMIN_EVENTS)[number];
 export type NotificationEvent = TraderEvent | AdminEvent;
 
+/** The admin page's test send: delivered through a channel like an event, never recorded from a fact. */
+export const TEST_EVENT = 'test';
+/** What a channel may be handed: an event, or the admin's test send. */
+export type DeliveredEvent = NotificationEvent | typeof TEST_EVENT;
+
 export const CHANNELS = ['email', 'telegram', 'push'] as const;
 export type ChannelName = (typeof CHANNELS)[number];
 
@@ -41,7 +46,7 @@ export interface NotificationAttachment {
 export interface RenderedNotification {
   /** the outbox row's id: a channel may use it as an idempotency key */
   readonly outboxId: number;
-  readonly event: NotificationEvent;
+  readonly event: DeliveredEvent;
   /** subject line / push title / first line of the Telegram message */
   readonly title: string;
   /** the message as plain text (Telegram, push body, the e-mail's text part) */
@@ -86,6 +91,13 @@ export class PermanentDeliveryError extends Error {
 export interface NotificationChannel {
   readonly name: ChannelName;
   deliver(recipient: NotificationRecipient, message: RenderedNotification): Promise<DeliveryOutcome>;
+  /**
+   * A channel that also receives (Telegram's commands, by long polling) starts listening: only on the node that
+   * sends, since two pollers on one bot token refuse each other. Resolves once listening; rejects when it could not.
+   */
+  listen?(): Promise<void>;
+  /** stops listening (the node stopped leading); `listen` may start it again */
+  stopListening?(): Promise<void>;
   /** stops background work (Telegram polling, SMTP pool) */
   close(): Promise<void>;
 }

@@ -110,6 +110,7 @@ describe.each(testDialects())('refunds in payment test mode (%s)', (dialect) => 
       expect(pdf.status).toBe(200);
       expect(pdf.headers.get('content-type')).toBe('application/pdf');
       expect(pdf.headers.get('content-disposition')).toContain('credit-note-OPC-');
+      expect(pdf.headers.get('cache-control')).toBe('no-store');
     }
     expect(
       (await t.request('GET', `/api/payment/credit-notes/${id}/pdf`, { token: other.token })).status,

@@ -122,7 +122,8 @@ export async function handleRazorpayWebhook(props: {
   secret: string;
   rawBody: string;
   signature: string | undefined;
-  eventId: string | undefined;
+  /** X-Razorpay-Event-Id, checked by the route (present, a short plain id) */
+  eventId: string;
   onUserChanged: (userId: number) => Promise<void>;
 }): Promise<WebhookOutcome> {
   const { deps } = props;
@@ -148,7 +149,7 @@ export async function handleRazorpayWebhook(props: {
     });
   const body = parsed.data;
   // Razorpay sends a unique X-Razorpay-Event-Id per event (the same on retries).
-  const eventId = props.eventId ?? `${body.event}:${body.payload.payment?.entity.id ?? 'none'}`;
+  const eventId = props.eventId;
 
   const run = () =>
     deps.db.knex.transaction(async (trx): Promise<Acted & { duplicate: boolean }> => {
@@ -157,7 +158,7 @@ export async function handleRazorpayWebhook(props: {
         trx,
         {
           provider: 'razorpay',
-          event_id: eventId.slice(0, 128),
+          event_id: eventId,
           event_type: body.event,
           payload: props.rawBody,
         },

@@ -1,4 +1,4 @@
-// Trades as admins see them (`GET /api/admin/trades` and the `admin:trade` event): the user's trade — the same
+// Trades as admins see them (`GET /api/admin/trades` and the `admin:trades` event): the user's trade — the same
 // symbol and mark-to-market P&L the trader sees — plus who it belongs to. Only name and e-mail of the user are copied.
 import type { AdminTradeDto } from '../contract';
 import type { TradeRow, UserRow } from '../db';

@@ -1,5 +1,5 @@
-// Market data on the wire: `GET /api/market/nifty50` / `market:tick`, candles (`GET /api/market/candles`,
-// `market:candle`) and `feed:health`. Engine types stay inside the server; these copy an explicit list of fields.
+// Market data on the wire: `GET /api/market/nifty50` / `market:tick`, candles (`GET /api/market/candles`, closed ones
+// on `market:candle`, the forming chart candle inside `market:tick`) and `feed:health`. Engine types stay inside the server; these copy an explicit list of fields.
 import type { CandleDto, FeedHealthDto, MarketTickDto } from '../contract';
 import { isoOrNull } from './time';
 

@@ -85,6 +85,17 @@ describe('realtime gateway', () => {
     expect(admins).toHaveLength(1);
   });
 
+  it("drops each connection's HTTP request once connected, and the socket still works", async () => {
+    const user = open(userToken);
+    await connected(user);
+    const [socket] = await t.server.io.in(`user-${userId}`).fetchSockets();
+    const local = t.server.io.of('/').sockets.get(socket?.id ?? '');
+    expect(local?.conn.request).toBeNull();
+    const gotTick = next(user, 'market:tick');
+    t.server.deps.realtime.toMarket('market:tick', tick);
+    expect(await gotTick).toEqual(tick);
+  });
+
   it('publishes to the right rooms only', async () => {
     const user = open(userToken);
     const admin = open(adminToken);

@@ -5,15 +5,14 @@
 // Payloads come from presenters, the same functions as REST responses use.
 import type { Server } from 'socket.io';
 import { ROOMS, type ClientToServerEvents, type ServerToClientEvents, type SocketData } from '../contract';
+import type { NodeEvents } from '../cluster/relay';
 
-export type RealtimeServer = Server<
-  ClientToServerEvents,
-  ServerToClientEvents,
-  Record<string, never>,
-  SocketData
->;
+export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, NodeEvents, SocketData>;
 
 type EventName = keyof ServerToClientEvents;
+
+/** The room of one session's sockets (joined at connect): logging out ends exactly those, on whichever node. */
+export const sessionRoom = (sessionId: string) => `session-${sessionId}`;
 type Payload<E extends EventName> = Parameters<ServerToClientEvents[E]>;
 
 export type SyncTopic = 'market' | 'bot' | 'stats';
@@ -64,14 +63,12 @@ export function createRealtime(io: RealtimeServer): Realtime {
       io.to(ROOMS.market).emit(event, ...payload);
     },
     async endSessions({ userId, reason, sessionIds }) {
-      const ended = sessionIds ? new Set(sessionIds) : undefined;
-      // Only the user's own room is searched: every authenticated socket joins it at connect.
-      const sockets = await io.in(ROOMS.user(userId)).fetchSockets();
-      for (const socket of sockets) {
-        if (ended && !ended.has(socket.data.sessionId)) continue;
-        socket.emit('session:revoked', { reason });
-        socket.disconnect(true);
-      }
+      // Broadcasts, not a search: with several nodes they reach every node's sockets through the adapter and wait
+      // for no node's answer (a node that just died would otherwise fail a logout until its heartbeat lapsed).
+      const rooms = sessionIds ? sessionIds.map(sessionRoom) : [ROOMS.user(userId)];
+      if (rooms.length === 0) return;
+      io.to(rooms).emit('session:revoked', { reason });
+      io.in(rooms).disconnectSockets(true);
     },
     async connectedUserIds() {
       // Every authenticated socket joins `market` at connect.

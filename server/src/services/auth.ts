@@ -13,7 +13,14 @@ import {
   updateUser,
   type UserRow,
 } from '../db';
-import { BUDGETS, accountIpSubject, clearBudget, registerPerIp, takeBudgets } from '../auth/throttle';
+import {
+  BUDGETS,
+  clearBudget,
+  clearLoginFailuresAt,
+  registerPerIp,
+  takeBudgets,
+  takeLoginBudgets,
+} from '../auth/throttle';
 import { announceAudit, recordAudit } from './audit';
 import { openSession, signSession, type Authenticated } from './sessions';
 import { createUser } from './users';
@@ -67,8 +74,8 @@ export async function register(props: {
 }
 
 /**
- * Checks e-mail and password under attempt budgets per IP, per account × IP and per account (slower). The attempt
- * is charged before the hash is checked and refunded when the password is right. Unknown e-mails cost the same
+ * Checks e-mail and password under attempt budgets per IP, per account × IP and per account (slower, and only for
+ * addresses that used up their few attempts: `takeLoginBudgets`). The attempt is charged before the hash is checked and refunded when the password is right. Unknown e-mails cost the same
  * argon2 work as wrong passwords, and every refusal reads the same, so neither timing nor wording reveals an account.
  * `requireAdmin` (admin sign-in) refuses a correct non-admin login with 403, without opening a session.
  */
@@ -79,11 +86,7 @@ export async function login(props: {
   requireAdmin?: boolean;
 }): Promise<SignedIn> {
   const { deps, input, meta } = props;
-  const charge = await takeBudgets(deps.limiter, [
-    [BUDGETS.loginPerIp, meta.ip],
-    [BUDGETS.loginPerAccountIp, accountIpSubject(input.email, meta.ip)],
-    [BUDGETS.loginPerAccount, input.email],
-  ]);
+  const charge = await takeLoginBudgets(deps.limiter, input.email, meta.ip);
 
   const user = await findUserByEmail(deps.db.knex, input.email);
   const passwordOk = user
@@ -105,7 +108,7 @@ export async function login(props: {
     throw new AppError('invalid_credentials');
   }
   await charge.refund();
-  await clearBudget(deps.limiter, BUDGETS.loginPerAccountIp, accountIpSubject(input.email, meta.ip));
+  await clearLoginFailuresAt(deps.limiter, input.email, meta.ip);
   if (user.disabled_at !== null) throw new AppError('account_disabled');
   if (props.requireAdmin && !user.is_admin) {
     throw new AppError('admin_required', {

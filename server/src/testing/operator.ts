@@ -1,5 +1,5 @@
 // Operator details that are not the shipped placeholders: every test that boots NODE_ENV=production passes them,
-// since production refuses to start on the placeholders (config.ts, `assertProductionReady`).
+// since production refuses to start on the placeholders (config/operator.ts, `assertProductionReady`).
 export const PRODUCTION_OPERATOR_ENV = {
   OPERATOR_LEGAL_NAME: 'Acme Algo Technologies Pvt Ltd',
   OPERATOR_ADDRESS: '12 MG Road, Pune 411001, Maharashtra',

@@ -24,8 +24,6 @@ export interface TradingService {
   onUserChanged(userId: number): Promise<void>;
   /** today's P&L (closed net + open unrealised), totals and win rate of closed trades */
   statsFor(userId: number): Promise<UserStatsDto>;
-  /** unrealised P&L of the user's open positions at the last quotes, in paise */
-  unrealisedPnlPaise(userId: number): number;
   /** an open trade's gross P&L at the last quote (rupees), null when closed or not quoted yet */
   markPnl(tradeId: number): number | null;
   /** units per lot of the contract a new position would buy at `now` (the current weekly expiry's) */

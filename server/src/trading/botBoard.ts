@@ -35,7 +35,6 @@ export interface BotBoard {
   openPnlMoved(userId: number): Promise<void>;
   /** the master switch changed: every bot's status */
   pushAllBotStatuses(): Promise<void>;
-  unrealisedPaise(userId: number): number;
 }
 
 /** The `bot:status` event of a status: the payload names no user (ARCHITECTURE.md's realtime contract). */
@@ -119,6 +118,5 @@ export function createBotBoard(options: BotBoardOptions): BotBoard {
     async pushAllBotStatuses() {
       for (const candidate of await listTradingCandidates(knex)) await pushBotStatus(candidate.user.id);
     },
-    unrealisedPaise: options.unrealisedPaise,
   };
 }

@@ -164,3 +164,30 @@ describe('account brokers', () => {
     expect(ipRefused).toHaveBeenCalledWith('1', session.key);
   });
 });
+
+describe("the broker's daily loss safety net", () => {
+  it("arms a live adapter's safety net once a day, and never a paper account's", async () => {
+    const onDailyLossLock = vi.fn(() => Promise.resolve());
+    const withNet = { capabilities: { name: 'dhan' }, onDailyLossLock } as unknown as Broker;
+    const netModule = { type: 'dhan', createBroker: () => withNet } as unknown as BrokerModule;
+    const sessions: BrokerSessions = {
+      loadAll: () => Promise.resolve(),
+      refresh: () => Promise.resolve(),
+      get: (userId) => (userId === 1 ? { ...session, module: netModule } : undefined),
+      end: () => Promise.resolve(false),
+      block: () => Promise.resolve(false),
+    };
+    const brokers = createAccountBrokers({
+      sessions,
+      paper: { quote: () => undefined, scheduler: new VirtualTime(NOW).scheduler, tickSize: 0.05 },
+      now: () => NOW,
+      warn: vi.fn(),
+    });
+    brokers.build('1', account('1', false));
+    brokers.build('2', account('2', true));
+    await brokers.dailyLossLocked('1');
+    await brokers.dailyLossLocked('1');
+    await brokers.dailyLossLocked('2');
+    expect(onDailyLossLock).toHaveBeenCalledTimes(1);
+  });
+});

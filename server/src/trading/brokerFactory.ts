@@ -10,6 +10,7 @@ import {
   DISCONNECTED_BROKER,
   DisconnectedBroker,
   isBrokerError,
+  istDate,
   PAPER_SLIPPAGE,
   PaperBroker,
   type Broker,
@@ -18,6 +19,9 @@ import {
   type Quote,
 } from '@optionpilot/engine';
 import type { BrokerSessions } from './brokerSessions';
+import { timeBrokerCalls } from '../metrics/brokerTiming';
+import type { TradingMetrics } from '../metrics/metrics';
+import { hasDailyLossSafetyNet, type DailyLossSafetyNet } from '../brokers/types';
 
 export interface AccountBrokers {
   /** the runtime's broker factory */
@@ -26,6 +30,8 @@ export interface AccountBrokers {
   nameOf(accountId: string): string;
   /** restored open trades: whether each account's position was paper */
   restored(paperByAccount: ReadonlyMap<string, boolean>): void;
+  /** the account's daily loss lock fired: its live adapter's own safety net at the broker, when it has one */
+  dailyLossLocked(accountId: string): Promise<void>;
 }
 
 export interface AccountBrokersOptions {
@@ -49,6 +55,8 @@ export interface AccountBrokersOptions {
    * network, rate limit, session, IP): counted for the admins' broker-errors notice
    */
   brokerError?: (broker: string, error: Error) => void;
+  /** order latency and broker errors for `/metrics`: every account's broker, paper included */
+  metrics?: TradingMetrics;
 }
 
 /**
@@ -86,9 +94,19 @@ export function watchIpRefusals(
 
 export function createAccountBrokers(options: AccountBrokersOptions): AccountBrokers {
   const names = new Map<string, string>();
+  /** the last live adapter built per account, when it has a safety net at the broker (Dhan's kill switch) */
+  const safetyNets = new Map<string, DailyLossSafetyNet>();
+  /** the IST day each account's safety net was last armed: once a day, however many closes lose after the lock */
+  const armedOn = new Map<string, string>();
   let restoredPaper: ReadonlyMap<string, boolean> = new Map();
 
   function build(accountId: string, account?: BrokerChoice): Broker {
+    const broker = choose(accountId, account);
+    const { metrics } = options;
+    return metrics === undefined ? broker : timeBrokerCalls(broker, names.get(accountId) ?? 'paper', metrics);
+  }
+
+  function choose(accountId: string, account?: BrokerChoice): Broker {
     const paper = account?.paper ?? restoredPaper.get(accountId) ?? true;
     const live = paper ? undefined : options.sessions.get(Number(accountId), options.now());
     if (live === undefined && !paper) {
@@ -113,12 +131,14 @@ export function createAccountBrokers(options: AccountBrokersOptions): AccountBro
       });
     }
     names.set(accountId, live.module.type);
+    safetyNets.delete(accountId);
     const { sessionEnded, ipRefused, brokerError } = options;
     const adapter = live.module.createBroker({
       credentials: live.credentials,
       session: live.session,
       ...(sessionEnded === undefined ? {} : { onSessionEnded: () => sessionEnded(accountId, live.key) }),
     });
+    if (hasDailyLossSafetyNet(adapter)) safetyNets.set(accountId, adapter);
     if (ipRefused === undefined && brokerError === undefined) return adapter;
     const type = live.module.type;
     return watchIpRefusals(
@@ -133,6 +153,13 @@ export function createAccountBrokers(options: AccountBrokersOptions): AccountBro
     nameOf: (accountId) => names.get(accountId) ?? 'paper',
     restored(paperByAccount) {
       restoredPaper = paperByAccount;
+    },
+    async dailyLossLocked(accountId) {
+      const net = names.get(accountId) === 'paper' ? undefined : safetyNets.get(accountId);
+      const today = istDate(options.now());
+      if (net === undefined || armedOn.get(accountId) === today) return;
+      armedOn.set(accountId, today);
+      await net.onDailyLossLock();
     },
   };
 }

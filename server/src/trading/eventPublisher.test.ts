@@ -36,7 +36,7 @@ function harness(owner: Partial<UserRow> = {}) {
   const released: string[] = [];
   const rows: StoredRows = {
     signal: () => ({ id: 1, signal_at: 0, type: 'CALL' }) as unknown as SignalRow,
-    trade: () => trade,
+    trade: (id) => ({ ...trade, id: Number(id) }),
     log: (): LogRow => ({
       id: 1,
       at: 0,
@@ -80,18 +80,23 @@ describe('createEventPublisher', () => {
     const h = harness();
     h.publish({ kind: 'trade-opened', tradeId: '7', trade: {} } as RuntimeEvent);
     await vi.waitFor(() => expect(h.userChanged).toHaveBeenCalledWith(3));
+    // The admins' trade row waits for the end of the turn (other trades may change with it).
+    await vi.waitFor(() => expect(h.sent).toHaveLength(3));
     expect(h.sent.map((s) => `${s.room} ${s.event}`)).toEqual([
       'user-3 user:trade',
-      'admins admin:trade',
       'admins admin:log',
+      'admins admin:trades',
     ]);
-    expect(h.sent[1]?.payload).toMatchObject({ id: 7, user: { email: 'a@b.c' } });
+    expect(h.sent[2]?.payload).toEqual([
+      expect.objectContaining({ id: 7, user: expect.objectContaining({ email: 'a@b.c' }) }),
+    ]);
   });
 
   it('keeps the demo account’s trades off the admins’ trade views, but logs them', async () => {
     const h = harness({ is_demo: true });
     h.publish({ kind: 'trade-opened', tradeId: '7', trade: {} } as RuntimeEvent);
     await vi.waitFor(() => expect(h.userChanged).toHaveBeenCalledWith(3));
+    await new Promise((resolve) => setImmediate(resolve));
     expect(h.sent.map((s) => `${s.room} ${s.event}`)).toEqual(['user-3 user:trade', 'admins admin:log']);
   });
 
@@ -115,17 +120,46 @@ describe('createEventPublisher', () => {
       },
       {
         room: 'admins',
-        event: 'admin:trade',
-        payload: expect.objectContaining({
-          symbol: 'NIFTY13JAN2624000CE',
-          markPnl: -325.5,
-          pnl: null,
-          user: { firstName: 'A', lastName: 'B', email: 'a@b.c' },
-        }),
+        event: 'admin:trades',
+        payload: [
+          expect.objectContaining({
+            symbol: 'NIFTY13JAN2624000CE',
+            markPnl: -325.5,
+            pnl: null,
+            user: { firstName: 'A', lastName: 'B', email: 'a@b.c' },
+          }),
+        ],
       },
     ]);
     expect(h.openPnlMoved).toHaveBeenCalledWith(3);
     expect(h.userChanged).not.toHaveBeenCalled();
+  });
+
+  it('sends the admins one frame for the trades a risk flush updates together, the newest row per trade', async () => {
+    const h = harness();
+    const risk = createPositionRisk({ entryPrice: 100.05, stopLoss: 20, target: 40 });
+    const update = (tradeId: string, markPnl: number) =>
+      h.publish({ kind: 'trade-updated', tradeId, accountId: '3', risk, markPnl, stopMoved: false });
+    update('7', -10);
+    update('8', 20);
+    update('7', -30);
+    await vi.waitFor(() => expect(h.sent.filter((s) => s.room === 'admins')).toHaveLength(1));
+    await new Promise((resolve) => setImmediate(resolve));
+    const admins = h.sent.filter((s) => s.room === 'admins');
+    expect(admins).toHaveLength(1);
+    expect(admins[0]?.event).toBe('admin:trades');
+    expect(
+      (admins[0]?.payload as Array<{ id: number; markPnl: number }>).map((t) => [t.id, t.markPnl]),
+    ).toEqual([
+      [7, -30],
+      [8, 20],
+    ]);
+    // The owner's own rows are not held back: each goes out as it comes.
+    expect(h.sent.filter((s) => s.event === 'user:trade')).toHaveLength(3);
+
+    // The next turn's updates are a frame of their own.
+    update('8', 25);
+    await vi.waitFor(() => expect(h.sent.filter((s) => s.room === 'admins')).toHaveLength(2));
   });
 
   it('releases a signal once its last event is out, and tells every bot when trading is paused', () => {

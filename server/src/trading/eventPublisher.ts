@@ -1,6 +1,7 @@
 // The runtime's events on the sockets: each arrives after its write committed (the runtime emits only once the
 // store resolved) and goes out through the same presenters as the REST responses, to the rooms that may see it.
 import type { PositionCheckOutcome, RuntimeEvent } from '@optionpilot/engine';
+import type { AdminTradeDto } from '../contract';
 import type { UserRow } from '../db';
 import type { Logger } from '../logger';
 import { presentAdminTrade } from '../presenters/adminTrade';
@@ -8,6 +9,7 @@ import { presentLog } from '../presenters/log';
 import { presentSignal } from '../presenters/signal';
 import { presentTrade } from '../presenters/trade';
 import type { Realtime } from '../realtime/publisher';
+import { createTurnBatch } from '../realtime/turnBatch';
 import type { StoredRows } from './runtimeStore';
 
 /** Options of {@link createEventPublisher}. */
@@ -30,6 +32,8 @@ export interface EventPublisherOptions {
 /** Returns the runtime's `events` port. */
 export function createEventPublisher(options: EventPublisherOptions): (event: RuntimeEvent) => void {
   const { publisher, rows, log } = options;
+  // A risk flush updates every open position at once: the admins get those rows as one frame, not one per trade.
+  const adminTrades = createTurnBatch<AdminTradeDto>((trades) => publisher.toAdmins('admin:trades', trades));
   // Owners of open trades, for the admin rows; a handful of users at a time.
   const owners = new Map<number, UserRow>();
 
@@ -47,8 +51,7 @@ export function createEventPublisher(options: EventPublisherOptions): (event: Ru
     publisher.toUser(trade.user_id, 'user:trade', presentTrade(trade));
     const user = await owner(trade.user_id);
     // The visitors' demo account is no customer: its trades stay off the admins' trade views (its log rows go out).
-    if (user !== undefined && !user.is_demo)
-      publisher.toAdmins('admin:trade', presentAdminTrade(trade, user));
+    if (user !== undefined && !user.is_demo) adminTrades.add(trade.id, presentAdminTrade(trade, user));
     const logRow = rows.log(tradeId);
     if (logRow !== undefined) publisher.toAdmins('admin:log', presentLog(logRow));
     if (closed) {
@@ -87,7 +90,7 @@ export function createEventPublisher(options: EventPublisherOptions): (event: Ru
           owner(trade.user_id).then((user) => {
             // The visitors' demo account is no customer: its trades stay off the admins' trade views.
             if (user !== undefined && !user.is_demo)
-              publisher.toAdmins('admin:trade', presentAdminTrade(trade, user, event.markPnl));
+              adminTrades.add(trade.id, presentAdminTrade(trade, user, event.markPnl));
           }),
         );
         return;

@@ -12,9 +12,16 @@ export interface TradingProbe {
   readonly inSession: boolean;
 }
 
-export function registerTradingHealth(registry: HealthRegistry, probe: () => TradingProbe | null): void {
+/** A node that serves while another node runs the engine (cluster/leader.ts) is healthy. */
+const FOLLOWER = { status: 'ok', detail: 'follower: another node runs the engine' } as const;
+
+export function registerTradingHealth(
+  registry: HealthRegistry,
+  probe: () => TradingProbe | 'follower' | null,
+): void {
   registry.register('engine', () => {
     const p = probe();
+    if (p === 'follower') return FOLLOWER;
     if (p === null) return { status: 'down', detail: 'not running' };
     return {
       status: 'ok',
@@ -23,6 +30,7 @@ export function registerTradingHealth(registry: HealthRegistry, probe: () => Tra
   });
   registry.register('market_feed', () => {
     const p = probe();
+    if (p === 'follower') return FOLLOWER;
     if (p === null) return { status: 'down', detail: 'not running' };
     if (p.feed.status === 'live') return { status: 'ok', detail: `${p.feedKind} live` };
     if (!p.inSession) return { status: 'ok', detail: 'market closed' };

@@ -1,11 +1,12 @@
 // The server's in-memory view of the index for REST and sockets: the day's open/high/low/change, and a ring buffer
 // of recent candles per interval (newest last). Everything here runs on the tick path, so it only touches memory;
-// socket fan-out is throttled (TICK_BROADCAST_MS) and candles that close are pushed at once.
-import type { SchedulerLike } from 'rxjs';
-import type { CandleDto, MarketTickDto } from '../contract';
+// socket fan-out is throttled (TICK_BROADCAST_MS) and candles that close follow the next tick. One frame per tick: the
+// forming chart candle rides inside `market:tick` (a second frame per tick per dashboard doubled the fan-out cost).
+import type { SchedulerLike, Subscription } from 'rxjs';
+import type { CandleDto, MarketTickDto, MarketTickEventDto } from '../contract';
 import { presentCandle, presentTick, type CandleLike, type IndexSnapshot } from '../presenters/market';
 import type { Realtime } from '../realtime/publisher';
-import { createLatestThrottle, type LatestThrottle } from './throttle';
+import { createLatestThrottle } from './throttle';
 
 export const INDEX_SYMBOL = 'NIFTY 50';
 export const CANDLE_INTERVALS = [1, 3, 5, 15] as const;
@@ -14,6 +15,9 @@ export type CandleInterval = (typeof CANDLE_INTERVALS)[number];
 /** How many candles each interval keeps (the candles endpoint's maximum `limit`). */
 export const CANDLE_BUFFER_SIZE = 1000;
 
+/** The dashboard chart's interval: its forming candle rides in `market:tick`. */
+export const CHART_INTERVAL: CandleInterval = 1;
+
 export interface MarketView {
   onTick(tick: { time: number; price: number; volume: number }): void;
   onCandle(candle: CandleLike): void;
@@ -21,7 +25,10 @@ export interface MarketView {
   tick(): MarketTickDto | null;
   /** the newest `limit` candles of `interval`, oldest first (the last one may still be forming) */
   candles(interval: CandleInterval, limit: number): CandleDto[];
-  /** intervals whose candles are pushed on `market:candle` (1 minute for the chart, plus the strategy's) */
+  /**
+   * intervals whose closed candles are pushed on `market:candle` (1 minute for the chart, plus the strategy's); the
+   * chart's forming candle rides in `market:tick` while CHART_INTERVAL is among them
+   */
   setBroadcastIntervals(intervals: readonly CandleInterval[]): void;
   dispose(): void;
 }
@@ -40,21 +47,29 @@ export function createMarketView(props: {
   let broadcast = new Set<CandleInterval>([1]);
   const buffers = new Map<CandleInterval, CandleLike[]>(CANDLE_INTERVALS.map((i) => [i, []]));
 
+  /** the chart's candle still forming, read when a tick goes out (the runtime hands it over before the tick) */
+  let forming: CandleLike | null = null;
+
+  const tickEvent = (s: IndexSnapshot): MarketTickEventDto =>
+    forming === null ? presentTick(s) : { ...presentTick(s), candle: presentCandle(forming) };
   const tickThrottle = createLatestThrottle<IndexSnapshot>({
     periodMs: tickBroadcastMs,
     scheduler,
-    emit: (s) => publisher.toMarket('market:tick', presentTick(s)),
+    emit: (s) => publisher.toMarket('market:tick', tickEvent(s)),
   });
-  const formingThrottles = new Map<CandleInterval, LatestThrottle<CandleLike>>(
-    CANDLE_INTERVALS.map((interval) => [
-      interval,
-      createLatestThrottle<CandleLike>({
-        periodMs: tickBroadcastMs,
-        scheduler,
-        emit: (c) => publisher.toMarket('market:candle', presentCandle(c)),
-      }),
-    ]),
-  );
+
+  // A candle closes at the boundary where the next tick arrives: sent at once, its fan-out went out just ahead of
+  // that tick's and delayed every dashboard's price once a minute. Closed candles now follow the next tick (or go
+  // out after one broadcast period when no tick comes: the session's end, a stalled feed).
+  let closedWaiting: CandleLike[] = [];
+  let closedTimer: Subscription | undefined;
+  const sendClosed = () => {
+    closedTimer?.unsubscribe();
+    closedTimer = undefined;
+    const out = closedWaiting;
+    closedWaiting = [];
+    for (const c of out) publisher.toMarket('market:candle', presentCandle(c));
+  };
 
   return {
     onTick(tick) {
@@ -82,6 +97,7 @@ export function createMarketView(props: {
         snapshot.time = tick.time;
       }
       tickThrottle.push({ ...snapshot });
+      if (closedWaiting.length > 0) sendClosed();
     },
 
     onCandle(candle) {
@@ -94,14 +110,19 @@ export function createMarketView(props: {
         buffer.push(candle);
         if (buffer.length > CANDLE_BUFFER_SIZE) buffer.splice(0, buffer.length - CANDLE_BUFFER_SIZE);
       }
-      if (!broadcast.has(interval)) return;
-      const throttle = formingThrottles.get(interval);
+      if (!broadcast.has(interval)) {
+        if (interval === CHART_INTERVAL) forming = null;
+        return;
+      }
       if (candle.closed) {
-        // A forming snapshot still waiting must not arrive after the closed candle it preceded.
-        throttle?.cancel();
-        publisher.toMarket('market:candle', presentCandle(candle));
-      } else {
-        throttle?.push(candle);
+        // A tick still waiting in the throttle must not carry the forming version of a candle that has closed.
+        if (interval === CHART_INTERVAL && forming !== null && forming.time <= candle.time) forming = null;
+        closedWaiting.push(candle);
+        closedTimer ??= scheduler.schedule(sendClosed, tickBroadcastMs);
+      } else if (interval === CHART_INTERVAL) {
+        // No push of its own: the tick that follows (same engine tick) carries it. Other intervals' forming
+        // candles are drawn by nobody, so they stay off the wire (REST still serves them).
+        forming = candle;
       }
     },
 
@@ -120,7 +141,9 @@ export function createMarketView(props: {
 
     dispose() {
       tickThrottle.cancel();
-      for (const throttle of formingThrottles.values()) throttle.cancel();
+      closedTimer?.unsubscribe();
+      closedWaiting = [];
+      forming = null;
     },
   };
 }

@@ -53,7 +53,7 @@ function rupeeText(value: number): string {
  * the engine force-closed it for the limit (`daily_loss`), or the realised loss of the day reached the limit (the
  * engine locks on that too, with nothing left to force-close). Only losing closes pay for the two reads.
  */
-async function recordDailyLossLimit(trx: Db, row: TradeRow, reason: string, now: number): Promise<void> {
+async function recordDailyLossLimit(trx: Db, row: TradeRow, reason: string, now: number): Promise<boolean> {
   const closedAt = row.closed_at ?? now;
   const date = istDate(closedAt);
   const settings = (await trx('user_settings')
@@ -65,7 +65,7 @@ async function recordDailyLossLimit(trx: Db, row: TradeRow, reason: string, now:
     .where('closed_at', '>=', istMidnightOf(closedAt))
     .sum({ pnl: 'pnl_paise' })) as Array<{ pnl: unknown }>;
   const realisedPaise = toNumber(day[0]?.pnl ?? 0);
-  if (reason !== 'daily_loss' && !(limitPaise > 0 && realisedPaise <= -limitPaise)) return;
+  if (reason !== 'daily_loss' && !(limitPaise > 0 && realisedPaise <= -limitPaise)) return false;
   await recordNotice(
     trx,
     {
@@ -76,6 +76,7 @@ async function recordDailyLossLimit(trx: Db, row: TradeRow, reason: string, now:
     },
     now,
   );
+  return true;
 }
 
 /** A trade opened and the log line that says so, as committed. */
@@ -158,6 +159,8 @@ export function createRuntimeStore(props: {
   strategyRowId: (strategyId: string) => number | null;
   /** stamps the notices recorded with a trade (default: the system clock) */
   clock?: Clock;
+  /** a live trade's losing close locked the account for the day (called after the close is committed) */
+  onDailyLossLock?: (userId: number) => void;
 }): RuntimeStore & { rows: StoredRows } {
   const knex = props.db.knex;
   const clock = props.clock ?? systemClock;
@@ -309,10 +312,11 @@ export function createRuntimeStore(props: {
         },
         clock.now(),
       );
-      if ((row.pnl_paise ?? 0) < 0) await recordDailyLossLimit(trx, row, reason, clock.now());
-      return { row, logRow };
+      const locked = (row.pnl_paise ?? 0) < 0 && (await recordDailyLossLimit(trx, row, reason, clock.now()));
+      return { row, logRow, locked };
     });
     if (result === undefined) return;
+    if (result.locked && !result.row.paper) props.onDailyLossLock?.(result.row.user_id);
     trades.set(closing.tradeId, result.row);
     logs.set(closing.tradeId, result.logRow);
   }

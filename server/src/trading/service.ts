@@ -1,23 +1,18 @@
 // The trading service: the engine's trading runtime wired to the server. The runtime (engine/src/runtime) owns
-// candles, strategies, the fan-out, orders, positions, exits and the daily loss lock; this module only builds it
-// from the configuration and gives it its ports: the database store (runtimeStore.ts), the accounts directory
-// (accounts.ts), each account's broker (brokerFactory.ts: paper, or the live adapter over the trader's session from
-// brokerSessions.ts), the socket publisher (eventPublisher.ts) and the admin controls
-// (controls.ts). See README.md in this folder for the flow, restart and the session modes.
+// candles, strategies, the fan-out, orders, positions, exits and the daily loss lock; this module keeps what lasts
+// across runs (the admin controls of controls.ts, the accounts directory of accounts.ts, the broker sessions, the bot
+// board) and answers the TradingService port; lifecycle.ts builds and stops each run: the database store
+// (runtimeStore.ts), each account's broker (brokerFactory.ts: paper, or the live adapter over the trader's session
+// from brokerSessions.ts) and the socket publisher (eventPublisher.ts). See README.md in this folder for the flow,
+// restart and the session modes.
 import { paiseToRupees, rupeesToPaise } from '@optionpilot/engine/money';
-import { asyncScheduler, interval, Subscription, type SchedulerLike } from 'rxjs';
-import {
-  TradingRuntime,
-  unrealisedPnl,
-  type FeedHealth,
-  currentWeeklyExpiry,
-  type FeedSource,
-} from '@optionpilot/engine';
+import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import { unrealisedPnl, currentWeeklyExpiry, type FeedSource } from '@optionpilot/engine';
 import type { Config } from '../config';
 import type { MarketSessionDto, StrategyInfoDto } from '../contract';
 import { systemClock, type Clock } from '../clock';
 import type { Logger } from '../logger';
-import { findUserById, listTradingCandidates, readEngineState, writeEngineState, type Database } from '../db';
+import { listTradingCandidates, type Database } from '../db';
 import type { BrokerRegistry } from '../brokers/registry';
 import { createSecretBox, loadOrCreateKey } from '../crypto';
 import type { HealthRegistry } from '../health/registry';
@@ -26,42 +21,21 @@ import { presentMarketSession, presentSessionFacts } from '../presenters/session
 import type { Realtime } from '../realtime/publisher';
 import { createAccountDirectory } from './accounts';
 import { botStatusEvent, createBotBoard } from './botBoard';
-import { createAccountBrokers } from './brokerFactory';
 import { createBrokerAccountEvents } from './brokerAccountEvents';
 import { createBrokerSessions } from './brokerSessions';
 import type { TradingService } from './api';
 import { defaultControls, loadStrategySet, type StrategySet } from './controls';
-import { createEventPublisher } from './eventPublisher';
-import { createPositionCheckRecorder } from './positionChecks';
-import type { InstrumentService } from '../brokers/instruments/service';
-import { buildBrokerFeed, type SessionFeed } from './brokerFeed';
-import { createConfiguredFeed } from './feed';
-import {
-  createMarketContext,
-  marketSessionFacts,
-  nextSessionOpen,
-  squareOffInstant,
-  type MarketContext,
-} from './market';
-import { CANDLE_INTERVALS, createMarketView, type CandleInterval, type MarketView } from './marketView';
-import { loadRestored } from './restore';
-import { createRuntimeStore } from './runtimeStore';
+import { launchEngine, stopEngine, type FeedMemory, type Running } from './lifecycle';
+import { createMarketContext, marketSessionFacts, nextSessionOpen, type MarketContext } from './market';
+import type { CandleInterval } from './marketView';
 import { presentStrategyInfo } from './strategyInfo';
 import { registerTradingHealth } from './health';
-import {
-  createBrokerErrorCounter,
-  createFeedDownWatcher,
-  recordRestartWithOpenPositions,
-} from '../notifications/watchers';
+import type { TradingMetrics } from '../metrics/metrics';
+import { createBrokerErrorCounter, createFeedDownWatcher } from '../notifications/watchers';
 
 export type { TradingService } from './api';
 
-/** How often moved stops are written and open trades' mark-to-market P&L is pushed (real ms). */
-export const RISK_FLUSH_MS = 1_000;
-/** How often the controls are re-read even without `reloadControls()` (real ms): other processes may write them. */
-export const CONTROLS_RELOAD_MS = 30_000;
-/** Where the simulated market's last instant and price are kept across restarts. */
-const SIM_STATE_KEY = 'sim.market';
+export { CONTROLS_RELOAD_MS, RISK_FLUSH_MS } from './lifecycle';
 
 export interface TradingServiceOptions {
   db: Database;
@@ -86,17 +60,10 @@ export interface TradingServiceOptions {
    * adapters; without it every account trades on paper
    */
   brokers?: BrokerRegistry;
-}
-
-interface Running {
-  readonly runtime: TradingRuntime;
-  readonly feed: FeedSource;
-  /** FEED=kite | upstox: the session feed and its instrument master (refreshed daily) */
-  readonly brokerFeed: { feed: SessionFeed; instruments: InstrumentService } | undefined;
-  readonly scheduler: SchedulerLike;
-  readonly market: MarketContext;
-  readonly view: MarketView;
-  readonly subscriptions: Subscription;
+  /** where signals, trades, candle closes and broker calls are counted for `/metrics` */
+  metrics?: TradingMetrics;
+  /** true while another node runs the engine (cluster/leader.ts): health reports a follower, not a stopped engine */
+  following?: () => boolean;
 }
 
 /** Creates the trading service; nothing runs until `start()`. */
@@ -106,15 +73,18 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
   const realtime = options.realtime ?? asyncScheduler;
   const clock = options.clock ?? systemClock;
   const knex = db.knex;
+  const { metrics } = options;
 
   let set: StrategySet = { controls: defaultControls(config.algoTag), strategies: [], defaultId: 'default' };
   let loaded = false;
   let live: Running | undefined;
-  let health: FeedHealth = { status: 'down', lastTickAt: null };
-  // The last tick: its market-clock time, and when it arrived on the real-time scheduler. Its age is measured on
-  // that one clock (the engine clock of a simulation runs faster and may start anywhere).
-  let lastTickTime: number | null = null;
-  let lastTickArrivedAt: number | null = null;
+  // The feed's health and the last tick: its market-clock time, and when it arrived on the real-time scheduler. Its
+  // age is measured on that one clock (the engine clock of a simulation runs faster and may start anywhere).
+  const memory: FeedMemory = {
+    health: { status: 'down', lastTickAt: null },
+    lastTickTime: null,
+    lastTickArrivedAt: null,
+  };
   // The market context outlives a stop: bot status and lot size still answer from it.
   let market: MarketContext | undefined;
   // Before the first start, the session facts and the lot size answer from a context of their own.
@@ -240,195 +210,35 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
     await reloadControls();
     market = createMarketContext({ mode: config.simSession, now: clock.now() });
     for (const warning of market.warnings) log.warn(warning);
-    const context = market;
-    const seed = config.simSeed ?? Math.floor(Math.random() * 2 ** 31);
-    let brokerFeed: Running['brokerFeed'];
-    const resume =
-      config.feed === 'sim'
-        ? await readEngineState<{ time: number; price: number }>(knex, SIM_STATE_KEY)
-        : undefined;
-    const configured =
-      options.feed === undefined
-        ? await createConfiguredFeed({
-            feed: config.feed,
-            seed,
-            speed: config.simSpeed,
-            market: context,
-            ...(options.scheduler === undefined ? {} : { scheduler: options.scheduler }),
-            ...(resume === undefined ? {} : { resume }),
-            warn: (message) => log.warn(message),
-            // A replay moves its clock on only once the engine's work on the last step is done.
-            settle: () => live?.runtime.idle(),
-            brokerFeed: async (broker) => {
-              brokerFeed = await buildBrokerFeed({
-                broker,
-                registry: options.brokers,
-                sessions,
-                db,
-                feedAccount: config.feedAccount ?? '',
-                dataDir: config.dataDir,
-                now: () => clock.now(),
-                logger: log,
-                engine: context.expiries,
-              });
-              return brokerFeed.feed;
-            },
-          })
-        : { source: options.feed, scheduler: options.scheduler ?? realtime };
-    const { source: feed, scheduler } = configured;
-    if (options.feed === undefined && config.feed === 'sim') {
-      log.info({ seed, resumedAt: resume?.time }, 'simulated feed seed (SIM_SEED to repeat)');
-    }
-
-    const view = createMarketView({
-      publisher,
-      tradingDate: (t) => context.calendar.tradingDate(t),
-      scheduler: realtime,
-      tickBroadcastMs: config.tickBroadcastMs,
-    });
-    view.setBroadcastIntervals(broadcastIntervals());
-    await sessions.loadAll();
-    const brokers = createAccountBrokers({
-      sessions,
-      paper: { quote: (symbol) => runtime.quote(symbol), scheduler, tickSize: context.expiries.tickSize },
-      now: () => clock.now(),
-      warn: (accountId, message) => log.error({ accountId }, message),
-      sessionEnded: (accountId, key) => {
-        accountEvents
-          .sessionEnded(Number(accountId), key)
-          .catch((err: unknown) => log.error({ err, accountId }, 'marking an ended broker session failed'));
-      },
-      ipRefused: (accountId, key) => {
-        accountEvents
-          .ipRefused(Number(accountId), key)
-          .catch((err: unknown) =>
-            log.error({ err, accountId }, 'blocking an account whose broker refused our IP failed'),
-          );
-      },
-      brokerError: (broker, error) => {
-        brokerErrors
-          .count(broker, error.message, clock.now())
-          .catch((err: unknown) => log.error({ err, broker }, 'recording a broker errors notice failed'));
-      },
-    });
-    const store = createRuntimeStore({
-      db,
-      publisher,
-      brokerOf: (accountId) => brokers.nameOf(accountId),
-      strategyRowId: (id) => (Number.isInteger(Number(id)) ? Number(id) : null),
-    });
-    const events = createEventPublisher({
-      ownerOf: (userId) => findUserById(knex, userId),
-      publisher,
-      rows: store.rows,
-      log,
-      userChanged: board.userChanged,
-      openPnlMoved: board.openPnlMoved,
-      tradingSwitched: board.pushAllBotStatuses,
-      positionsChecked: createPositionCheckRecorder({
+    await launchEngine(
+      {
         db,
+        config,
         publisher,
         log,
-        now: () => clock.now(),
-        changed: accountEvents.pushBrokerConnection,
-      }),
-    });
-    const runtime: TradingRuntime = new TradingRuntime({
-      calendar: context.calendar,
-      expiries: context.expiries,
-      scheduler,
-      quotes: feed,
-      brokers: brokers.build,
-      store,
-      accounts: directory,
-      strategies: set.strategies,
-      algoTag: set.controls.algoTag,
-      tradingEnabled: set.controls.params.tradingEnabled,
-      chartIntervals: CANDLE_INTERVALS,
-      onCandle: (candle) => view.onCandle(candle),
-      events,
-      squareOffAt: (time) => squareOffInstant(context, time, set.controls.squareOffTime),
-      maxOrdersPerSecond: set.controls.maxOrdersPerSecond,
-      // Brokers book fills on the wall clock, whatever speed the engine clock runs at.
-      brokerClock: realtime,
-      // A broker's feed quotes an option only once subscribed: an armed signal's contract is quoted ahead.
-      quoteArmedStrikes: !feed.simulated,
-      // …and a contract the executing tick moved to (one strike over) gets a moment for its first quote.
-      entryQuoteWaitMs: feed.simulated ? 0 : 2_000,
-      prepareArmedEntries: true,
-    });
-    const restored = await loadRestored(knex, {
-      now: scheduler.now(),
-      tradingDate: (t) => context.calendar.tradingDate(t),
-      tradingEnabled: set.controls.params.tradingEnabled,
-    });
-    brokers.restored(
-      new Map([...restored.trades.values()].map(({ trade }) => [trade.accountId, trade.paper])),
-    );
-    runtime.restore(restored.snapshot, restored.trades);
-    const restoredTrades = [...restored.trades.values()];
-    recordRestartWithOpenPositions(knex, {
-      openTrades: restoredTrades.length,
-      liveTrades: restoredTrades.filter(({ trade }) => !trade.paper).length,
-      startedAt: clock.now(),
-    }).catch((err: unknown) => log.error({ err }, 'recording the restart notice failed'));
-
-    const subscriptions = new Subscription();
-    // One subscription to the ticks: the runtime builds every interval's candles once; the view shows them.
-    subscriptions.add(
-      feed.ticks$.subscribe((tick) => {
-        lastTickTime = tick.time;
-        lastTickArrivedAt = realtime.now();
-        runtime.onTick(tick);
-        view.onTick(tick);
-      }),
-    );
-    subscriptions.add(feed.quotes$.subscribe((quote) => runtime.onQuote(quote)));
-    subscriptions.add(
-      feed.health$.subscribe((next) => {
-        health = next;
-        publisher.toMarket('feed:health', presentFeedHealth(feed.kind, next));
-      }),
-    );
-    subscriptions.add(
-      interval(RISK_FLUSH_MS, realtime).subscribe(() => {
-        runtime.flushRisk().catch((err: unknown) => log.error({ err }, 'risk flush failed'));
-        if (feed.kind === 'sim') saveSimState(view);
-        // The feed's health is on the engine clock, so its silence is measured there too.
-        feedDown
-          .check(health, context.calendar.isInSession(scheduler.now()), scheduler.now())
-          .catch((err: unknown) => log.error({ err }, 'recording a feed down notice failed'));
-      }),
-    );
-    subscriptions.add(
-      interval(CONTROLS_RELOAD_MS, realtime).subscribe(() => {
-        reloadControls().catch((err: unknown) => log.error({ err }, 'controls reload failed'));
-      }),
-    );
-    live = { runtime, feed, brokerFeed, scheduler, market: context, view, subscriptions };
-    runtime.start();
-    feed.start();
-    // Recover (stops found again) → resume exits in flight → check live accounts with their brokers: the
-    // runtime's restart order (TradingRuntime.resumeAfterRestart).
-    await runtime.resumeAfterRestart();
-    log.info(
-      {
-        feed: feed.kind,
-        session: context.mode,
-        speed: config.simSpeed,
-        strategies: set.strategies.length,
-        openPositions: runtime.positions().length,
+        clock,
+        realtime,
+        scheduler: options.scheduler,
+        feed: options.feed,
+        brokers: options.brokers,
+        metrics,
+        market,
+        sessions,
+        directory,
+        board,
+        accountEvents,
+        brokerErrors,
+        feedDown,
+        memory,
+        strategySet: () => set,
+        broadcastIntervals,
+        reloadControls,
+        // A replay moves its clock on only once the engine's work on the last step is done.
+        settle: () => live?.runtime.idle(),
       },
-      'trading engine started',
-    );
-  }
-
-  /** The accounts of restored trades that were live (paper positions have no broker to agree with). */
-  function saveSimState(view: MarketView): void {
-    const tick = view.tick();
-    if (tick === null) return;
-    writeEngineState(knex, SIM_STATE_KEY, { time: Date.parse(tick.timestamp), price: tick.price }).catch(
-      (err: unknown) => log.error({ err }, 'saving the simulated market failed'),
+      (running) => {
+        live = running;
+      },
     );
   }
 
@@ -436,24 +246,7 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
     const running = live;
     if (running === undefined) return;
     live = undefined;
-    running.feed.stop();
-    running.brokerFeed?.instruments.stop();
-    running.subscriptions.unsubscribe();
-    // Work already in flight (a fan-out, an exit) finishes against the database before it closes. A database
-    // that is already gone must not stop the shutdown: what could not be written is logged.
-    try {
-      await running.runtime.idle();
-      await running.runtime.flushRisk();
-      const tick = running.view.tick();
-      if (running.feed.kind === 'sim' && tick !== null) {
-        await writeEngineState(knex, SIM_STATE_KEY, { time: Date.parse(tick.timestamp), price: tick.price });
-      }
-    } catch (err) {
-      log.error({ err }, 'trading state could not be saved at shutdown');
-    }
-    running.runtime.stop();
-    running.view.dispose();
-    log.info('trading engine stopped');
+    await stopEngine(running, { knex, log });
   }
 
   // ---- health and socket snapshots ------------------------------------------------------------------------
@@ -461,12 +254,14 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
   if (options.health !== undefined) {
     registerTradingHealth(options.health, () =>
       live === undefined
-        ? null
+        ? options.following?.() === true
+          ? 'follower'
+          : null
         : {
             openPositions: live.runtime.positions().length,
             tradingEnabled: set.controls.params.tradingEnabled,
             feedKind: live.feed.kind,
-            feed: health,
+            feed: memory.health,
             inSession: live.market.calendar.isInSession(engineNow()),
           },
     );
@@ -476,7 +271,7 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
   publisher.onSync('market', ({ socketId }) => {
     const tick = live?.view.tick();
     if (tick) publisher.toSocket(socketId, 'market:tick', tick);
-    publisher.toSocket(socketId, 'feed:health', presentFeedHealth(feedKind(), health));
+    publisher.toSocket(socketId, 'feed:health', presentFeedHealth(feedKind(), memory.health));
   });
   publisher.onSync('bot', async ({ socketId, userId }) => {
     publisher.toSocket(socketId, 'bot:status', botStatusEvent(await botStatus(userId)));
@@ -514,7 +309,6 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
       await pushStrategyInfo([userId]);
     },
     statsFor,
-    unrealisedPnlPaise: board.unrealisedPaise,
     markPnl(tradeId) {
       const position = live?.runtime.positions().find((p) => p.positionId === String(tradeId));
       if (position === undefined || live?.runtime.quote(position.symbol) === undefined) return null;
@@ -526,11 +320,12 @@ export function createTradingService(options: TradingServiceOptions): TradingSer
     },
     marketTick: () => live?.view.tick() ?? null,
     candles: (candleInterval, limit) => live?.view.candles(candleInterval, limit) ?? [],
-    feedHealth: () => presentFeedHealth(feedKind(), health),
+    feedHealth: () => presentFeedHealth(feedKind(), memory.health),
     lastTick() {
       return {
-        time: lastTickTime,
-        ageMs: lastTickArrivedAt === null ? null : Math.max(0, realtime.now() - lastTickArrivedAt),
+        time: memory.lastTickTime,
+        ageMs:
+          memory.lastTickArrivedAt === null ? null : Math.max(0, realtime.now() - memory.lastTickArrivedAt),
       };
     },
     async strategyInfo(userId) {

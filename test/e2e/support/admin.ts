@@ -31,6 +31,8 @@ export async function newTrader(
   firstName: string,
   subscribed: boolean,
   person: Person = newPerson(firstName),
+  /** false: subscribed, but the bot stays off (a live spec turns it on once Live is chosen) */
+  botOn = true,
 ): Promise<{ person: Person; token: string }> {
   const token = await registerViaApi(request, person);
   if (!subscribed) return { person, token };
@@ -47,7 +49,40 @@ export async function newTrader(
     data: { orderType: 'SLM', targetSetting: 40, tradeQuantity: 1 },
   });
   expect(settings.status(), await settings.text()).toBe(200);
-  const bot = await request.put('/api/user/bot', { headers, data: { enabled: true } });
-  expect(bot.status(), await bot.text()).toBe(200);
+  if (botOn) await setBotSwitch(request, token, true);
   return { person, token };
+}
+
+/** The trader's bot switch, as the dashboard's switch sets it. */
+export async function setBotSwitch(
+  request: APIRequestContext,
+  token: string,
+  enabled: boolean,
+): Promise<void> {
+  const bot = await request.put('/api/user/bot', { headers: bearer(token), data: { enabled } });
+  expect(bot.status(), await bot.text()).toBe(200);
+}
+
+/** Quick signals for the live specs: one bullish minute arms a CALL, one point of movement and entry offset. */
+export async function quickSignals(request: APIRequestContext): Promise<void> {
+  const admin = await createAdmin(request);
+  for (const [name, value] of [
+    ['consecutiveCandles', '1'],
+    ['minMovement', '1'],
+    ['entryOffset', '1'],
+  ] as const) {
+    const saved = await request.put(`/api/admin/control/${name}`, {
+      headers: bearer(admin.token),
+      data: { value },
+    });
+    expect(saved.status(), await saved.text()).toBe(200);
+  }
+}
+
+/** The trader's broker session as the server presents it to the dashboard's card (`GET /api/user/broker`). */
+export async function brokerSessionOf(request: APIRequestContext, token: string): Promise<string | null> {
+  const response = await request.get('/api/user/broker', { headers: bearer(token) });
+  expect(response.status(), await response.text()).toBe(200);
+  const body = (await response.json()) as { session: string } | null;
+  return body?.session ?? null;
 }

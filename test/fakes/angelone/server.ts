@@ -3,27 +3,22 @@
 // that redirects back with the tokens, profile, RMS limits, orders (place / modify / cancel with Angel's checks:
 // no MARKET or IOC from APIs, whole lots, the freeze quantity, ordertag under 20 characters, symboltoken from the
 // scrip master), order book, order details, trade book, positions, the scrip master JSON, the order-status socket
-// and SmartStream 2.0. Faults can be injected per request (see README.md).
-import { randomBytes } from 'node:crypto';
+// and SmartStream 2.0. Faults can be injected per request (see README.md). This file routes and answers the reads;
+// the logins and sessions are auth.ts, the order writes orderRoutes.ts, the envelopes replies.ts, the sockets
+// sockets.ts.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BrokerFault } from '../../brokers/conformance';
+import { AngelFakeAuth, type AngelFakeAccount, type AngelTokens } from './auth';
 import { niftyOptions, scripMasterJson, type FakeInstrument } from './instruments';
 import { AngelFakeOrderBook, orderRowJson, type AngelFakeOrder } from './orderBook';
+import { handleOrderWrite, type OrderRoute } from './orderRoutes';
+import { envelope, failure, INVALID_TOKEN, send, type Reply } from './replies';
 import { AngelFakeSockets } from './sockets';
-import { totp } from './totp';
+import { FakeFaults, OrderRequestLog, type FaultedRequest } from '../faults';
 
-/** A trader at the fake: their SmartAPI app (API key), account and daily-login secrets. */
-export interface AngelFakeAccount {
-  readonly apiKey: string;
-  readonly clientCode: string;
-  readonly mpin: string;
-  /** base32 TOTP secret (the QR value of Angel's "Enable TOTP" page) */
-  readonly totpSecret: string;
-  readonly name: string;
-  /** the app's redirect URL, for the publisher login */
-  readonly redirectUrl?: string;
-}
+export type { AngelFakeAccount } from './auth';
+export { FAKE_FREEZE_QTY } from './orderRoutes';
 
 export interface AngelFakeOptions {
   readonly accounts?: readonly AngelFakeAccount[];
@@ -39,47 +34,12 @@ export interface AngelFakeOptions {
   readonly port?: number;
 }
 
-/** NIFTY options' exchange freeze quantity (DOMAIN.md §1). */
-export const FAKE_FREEZE_QTY = 1_800;
-
-interface Session {
-  readonly clientCode: string;
-  readonly apiKey: string;
-  readonly feedToken: string;
-}
-
 /** A request as the fake saw it (tests check the headers Angel requires). */
 export interface SeenRequest {
   readonly method: string;
   readonly path: string;
   readonly headers: IncomingHttpHeaders;
 }
-
-type Reply = { status: number; json: unknown } | { status: number; text: string };
-
-const envelope = (data: unknown) => ({ status: true, message: 'SUCCESS', errorcode: '', data });
-const failure = (status: number, errorcode: string, message: string): Reply => ({
-  status,
-  json: { status: false, message, errorcode, data: null },
-});
-/** The API gateway's own refusals use another envelope. */
-const gateway = (status: number, errorCode: string, message: string): Reply => ({
-  status,
-  json: { success: false, message, errorCode, data: '' },
-});
-const INVALID_TOKEN = gateway(401, 'AG8001', 'Invalid Token');
-
-const FAULT_REPLIES: Readonly<Partial<Record<BrokerFault, Reply>>> = {
-  reject: failure(200, 'AB2020', 'Insufficient Funds'),
-  rate_limit: { status: 403, text: 'Access denied because of exceeding access rate' },
-  server_error: failure(500, 'AB2001', 'Internal Error, Please try after sometime'),
-  token_expired: INVALID_TOKEN,
-  ip_not_allowed: gateway(
-    403,
-    'AG7002',
-    'Access denied: Unregistered IP address. Register your IP before retrying.',
-  ),
-};
 
 /** The headers SmartAPI requires on every call. */
 const REQUIRED_HEADERS = [
@@ -92,14 +52,11 @@ const REQUIRED_HEADERS = [
 ];
 
 const SECURE = '/rest/secure/angelbroking';
-const ORDER_ROUTES: Readonly<Record<string, 'place' | 'modify' | 'cancel'>> = {
+const ORDER_ROUTES: Readonly<Record<string, OrderRoute>> = {
   [`${SECURE}/order/v1/placeOrder`]: 'place',
   [`${SECURE}/order/v1/modifyOrder`]: 'modify',
   [`${SECURE}/order/v1/cancelOrder`]: 'cancel',
 };
-
-const token = (): string =>
-  `eyJhbGciOiJIUzUxMiJ9.${randomBytes(24).toString('base64url')}.${randomBytes(16).toString('base64url')}`;
 
 export class AngelFake {
   readonly book = new AngelFakeOrderBook(() => Date.now());
@@ -108,45 +65,38 @@ export class AngelFake {
   readonly lotSize: number;
   readonly expiry: string;
   readonly autoFillPrice: number | undefined;
-  /** epoch ms of every place / modify / cancel request received, refused ones included */
-  readonly orderRequestTimes: number[] = [];
-  /** the same, by client code */
-  readonly orderRequestsByClient = new Map<string, number[]>();
-  placeRequests = 0;
-  /** logins attempted (form and publisher) */
-  logins = 0;
+  /** every place / modify / cancel request received (refused ones included), by client code */
+  readonly orderRequests = new OrderRequestLog();
   /** epoch ms of the last fill (its order-status message follows at once) */
   lastFillAt = 0;
   /** every request, in order */
   readonly requests: SeenRequest[] = [];
-  private readonly accounts = new Map<string, AngelFakeAccount>();
-  private readonly sessions = new Map<string, Session>();
-  private readonly faults: BrokerFault[] = [];
-  private readonly held = new Set<NodeJS.Timeout>();
+  readonly auth = new AngelFakeAuth();
+  /** the injected faults, taken by the order writes (orderRoutes.ts) and the reads */
+  readonly faults: FakeFaults;
   private readonly server = createServer((req, res) => void this.handle(req, res));
-  private readonly timeoutDelayMs: number;
   private readonly port: number;
   private master = '';
   url = '';
+
+  /** logins attempted (form and publisher) */
+  get logins(): number {
+    return this.auth.logins;
+  }
 
   constructor(options: AngelFakeOptions = {}) {
     this.lotSize = options.lotSize ?? 65;
     this.expiry = options.expiry ?? '2026-12-01';
     this.instruments = niftyOptions(this.expiry, options.baseStrike ?? 24_000, 6, this.lotSize);
     this.master = scripMasterJson(this.instruments, this.expiry);
-    this.timeoutDelayMs = options.timeoutDelayMs ?? 1_500;
     this.autoFillPrice = options.autoFillPrice;
     this.port = options.port ?? 0;
-    for (const account of options.accounts ?? []) this.addAccount(account);
+    for (const account of options.accounts ?? []) this.auth.addAccount(account);
     this.sockets = new AngelFakeSockets(({ jwt, apiKey, clientCode, feedToken }) => {
-      const session = this.sessions.get(jwt);
-      return (
-        session !== undefined &&
-        session.apiKey === apiKey &&
-        session.clientCode === clientCode &&
-        session.feedToken === feedToken
-      );
+      const session = this.auth.session(jwt, apiKey);
+      return session?.clientCode === clientCode && session.feedToken === feedToken;
     });
+    this.faults = new FakeFaults(() => this.sockets.dropAll(), options.timeoutDelayMs ?? 1_500);
     this.server.on('upgrade', (req, socket, head) => this.sockets.upgrade(req, socket, head));
   }
 
@@ -171,43 +121,23 @@ export class AngelFake {
   }
 
   addAccount(account: AngelFakeAccount): void {
-    this.accounts.set(account.clientCode, account);
+    this.auth.addAccount(account);
   }
 
   /** A session as a login would issue it, without one (tests that start logged in). */
-  issueSession(clientCode: string): { jwt: string; feedToken: string; refreshToken: string } {
-    const account = this.accounts.get(clientCode);
-    if (!account) throw new Error(`no account ${clientCode}`);
-    const jwt = token();
-    const feedToken = token();
-    this.sessions.set(jwt, { clientCode, apiKey: account.apiKey, feedToken });
-    return { jwt, feedToken, refreshToken: token() };
+  issueSession(clientCode: string): AngelTokens {
+    return this.auth.issueSession(clientCode);
   }
 
   /** Angel's midnight logout: every session issued so far is refused from now on. */
   expireSessions(): void {
-    this.sessions.clear();
+    this.auth.expireSessions();
     // Live sockets of ended sessions are closed; their reconnects are refused.
     this.sockets.dropAll();
   }
 
-  inject(fault: BrokerFault, times = 1): void {
-    if (fault === 'drop_socket') {
-      for (let i = 0; i < times; i += 1) this.sockets.dropAll();
-      return;
-    }
-    for (let i = 0; i < times; i += 1) this.faults.push(fault);
-  }
-
-  /** Takes the first pending fault that concerns this request. */
-  private takeFault(kind: 'read' | 'place' | 'modify' | 'cancel'): BrokerFault | undefined {
-    const index = this.faults.findIndex(
-      (f) =>
-        f === 'token_expired' ||
-        (f === 'ip_not_allowed' && kind !== 'read') ||
-        (kind === 'place' && f !== 'ip_not_allowed'),
-    );
-    return index < 0 ? undefined : this.faults.splice(index, 1)[0];
+  inject(fault: BrokerFault, times = 1, on?: FaultedRequest): void {
+    this.faults.inject(fault, times, on);
   }
 
   instrument(symbolToken: string): FakeInstrument | undefined {
@@ -249,15 +179,6 @@ export class AngelFake {
     return this.book.fill(order.orderid, input.price, input.quantity);
   }
 
-  /** Holds a response back (the `timeout_placed` fault); released on close. */
-  private hold(fn: () => void): void {
-    const timer = setTimeout(() => {
-      this.held.delete(timer);
-      fn();
-    }, this.timeoutDelayMs);
-    this.held.add(timer);
-  }
-
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.url);
     const chunks: Buffer[] = [];
@@ -266,7 +187,7 @@ export class AngelFake {
     const method = req.method ?? 'GET';
     this.requests.push({ method, path, headers: req.headers });
     if (method === 'GET' && path === '/') return send(res, { status: 200, text: 'SmartAPI fake' });
-    if (method === 'GET' && path === '/publisher-login') return this.publisherLogin(url, res);
+    if (method === 'GET' && path === '/publisher-login') return this.auth.publisherLogin(url, res);
     if (method === 'GET' && path === '/OpenAPI_File/files/OpenAPIScripMaster.json') {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(this.master);
@@ -290,54 +211,21 @@ export class AngelFake {
     }
     const apiKey = String(req.headers['x-privatekey']);
     if (method === 'POST' && path === '/rest/auth/angelbroking/user/v1/loginByPassword') {
-      return send(res, this.login(apiKey, body));
+      return send(res, this.auth.login(apiKey, body));
     }
     if (!path.startsWith(`${SECURE}/`)) return send(res, failure(404, 'AB1004', 'Route not found'));
     const jwt = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
-    const session = this.sessions.get(jwt);
-    if (session === undefined || session.apiKey !== apiKey) return send(res, INVALID_TOKEN);
+    const session = this.auth.session(jwt, apiKey);
+    if (session === undefined) return send(res, INVALID_TOKEN);
     const route = method === 'POST' ? ORDER_ROUTES[path] : undefined;
-    if (route !== undefined) return this.orderWrite(route, session.clientCode, body, res);
-    if (this.takeFault('read') === 'token_expired') return send(res, INVALID_TOKEN);
+    if (route !== undefined) return handleOrderWrite(this, route, session.clientCode, body, res);
+    const read = path === `${SECURE}/order/v1/getPosition` ? 'positions' : 'read';
+    if (this.faults.take(read) === 'token_expired') return send(res, INVALID_TOKEN);
     return send(res, this.read(method, path, session.clientCode));
   }
 
-  private login(apiKey: string, body: Record<string, unknown>): Reply {
-    this.logins += 1;
-    const account = this.accounts.get(String(body.clientcode ?? ''));
-    if (account === undefined || account.apiKey !== apiKey) {
-      return failure(200, 'AB1007', 'LoginId or password is invalid');
-    }
-    if (String(body.password ?? '') !== account.mpin) return failure(200, 'AB1007', 'Invalid MPIN');
-    const now = Date.now();
-    // The code of this 30-second step or the one before (a code typed at the end of its step).
-    const totps = [totp(account.totpSecret, now), totp(account.totpSecret, now - 30_000)];
-    if (!totps.includes(String(body.totp ?? ''))) return failure(200, 'AB1050', 'Invalid totp');
-    const { jwt, feedToken, refreshToken } = this.issueSession(account.clientCode);
-    return { status: 200, json: envelope({ jwtToken: jwt, refreshToken, feedToken, state: 'live' }) };
-  }
-
-  private publisherLogin(url: URL, res: ServerResponse): void {
-    this.logins += 1;
-    const apiKey = url.searchParams.get('api_key') ?? '';
-    const account = [...this.accounts.values()].find((a) => a.apiKey === apiKey);
-    if (account?.redirectUrl === undefined) {
-      res.writeHead(400, { 'content-type': 'text/html' }).end('<h1>Invalid API key</h1>');
-      return;
-    }
-    // The trader logs in on Angel's page (client code, MPIN, TOTP); the fake sends them straight back.
-    const { jwt, feedToken, refreshToken } = this.issueSession(account.clientCode);
-    const back = new URL(account.redirectUrl);
-    back.searchParams.set('auth_token', jwt);
-    back.searchParams.set('feed_token', feedToken);
-    back.searchParams.set('refresh_token', refreshToken);
-    const state = url.searchParams.get('state');
-    if (state !== null) back.searchParams.set('state', state);
-    res.writeHead(302, { location: back.toString() }).end();
-  }
-
   private read(method: string, path: string, clientCode: string): Reply {
-    const account = this.accounts.get(clientCode);
+    const account = this.auth.account(clientCode);
     if (method === 'GET' && path === `${SECURE}/user/v1/getProfile`) {
       return {
         status: 200,
@@ -404,163 +292,11 @@ export class AngelFake {
     return failure(404, 'AB1004', 'Route not found');
   }
 
-  private orderWrite(
-    route: 'place' | 'modify' | 'cancel',
-    clientCode: string,
-    body: Record<string, unknown>,
-    res: ServerResponse,
-  ): void {
-    const at = Date.now();
-    this.orderRequestTimes.push(at);
-    const mine = this.orderRequestsByClient.get(clientCode) ?? [];
-    mine.push(at);
-    this.orderRequestsByClient.set(clientCode, mine);
-    if (route === 'place') this.placeRequests += 1;
-    const fault = this.takeFault(route);
-    const refusal = fault === undefined ? undefined : FAULT_REPLIES[fault];
-    if (refusal !== undefined) return send(res, refusal);
-    if (route === 'place') return this.place(clientCode, body, res, fault);
-    const found = this.book.get(String(body.orderid ?? ''));
-    if (!found || found.clientCode !== clientCode)
-      return send(res, failure(200, 'AB1013', 'Order not found'));
-    const { order } = found;
-    if (String(body.variety ?? '') !== order.variety)
-      return send(res, failure(200, 'AB1008', 'Invalid Order Variety'));
-    if (!['open', 'trigger pending'].includes(order.status)) {
-      return send(
-        res,
-        failure(200, 'AB1007', `Order cannot be modified or cancelled: it is ${order.status}`),
-      );
-    }
-    if (route === 'cancel') {
-      const next = this.book.update(order.orderid, { status: 'cancelled', text: 'Cancelled by user' });
-      send(res, {
-        status: 200,
-        json: envelope({ orderid: next.orderid, uniqueorderid: next.uniqueorderid }),
-      });
-      this.sockets.pushOrder(clientCode, next);
-      return;
-    }
-    const quantity = Number(body.quantity ?? order.quantity);
-    const price = Number(body.price ?? order.price);
-    const trigger = Number(body.triggerprice ?? order.triggerprice);
-    if (
-      body.tradingsymbol !== order.tradingsymbol ||
-      body.symboltoken !== order.symboltoken ||
-      body.ordertype !== order.ordertype ||
-      body.producttype !== order.producttype ||
-      body.exchange !== 'NFO' ||
-      !Number.isInteger(quantity) ||
-      quantity % this.lotSize !== 0 ||
-      !(price > 0)
-    ) {
-      return send(res, failure(200, 'AB1007', 'Invalid modify parameters'));
-    }
-    const next = this.book.update(order.orderid, { quantity, price, triggerprice: trigger });
-    send(res, { status: 200, json: envelope({ orderid: next.orderid, uniqueorderid: next.uniqueorderid }) });
-    this.sockets.pushOrder(clientCode, next);
-  }
-
-  private place(
-    clientCode: string,
-    body: Record<string, unknown>,
-    res: ServerResponse,
-    fault: BrokerFault | undefined,
-  ): void {
-    const field = (name: string): string => String(body[name] ?? '');
-    const instrument = this.instrument(field('symboltoken'));
-    const variety = field('variety');
-    const ordertype = field('ordertype');
-    const side = field('transactiontype');
-    const quantity = Number(field('quantity'));
-    const price = Number(field('price') || '0');
-    const trigger = Number(field('triggerprice') || '0');
-    const tag = field('ordertag');
-    const onTick = (v: number): boolean => Math.abs(Math.round(v * 20) - v * 20) < 1e-6;
-    if (field('exchange') !== 'NFO' || !instrument || instrument.tradingSymbol !== field('tradingsymbol')) {
-      return send(res, failure(200, 'AB1009', 'Symbol Not Found'));
-    }
-    if (ordertype === 'MARKET' || ordertype === 'STOPLOSS_MARKET' || field('duration') !== 'DAY') {
-      // Since 1 Apr 2026: no market or IOC orders from APIs.
-      return send(res, failure(200, 'AB1007', 'Market and IOC orders are not allowed for API orders'));
-    }
-    if (!(
-      (variety === 'NORMAL' && ordertype === 'LIMIT') ||
-      (variety === 'STOPLOSS' && ordertype === 'STOPLOSS_LIMIT')
-    )) {
-      return send(res, failure(200, 'AB1008', 'Invalid Order Variety'));
-    }
-    if (side !== 'BUY' && side !== 'SELL')
-      return send(res, failure(200, 'AB1007', 'Invalid transactiontype'));
-    if (!['INTRADAY', 'CARRYFORWARD'].includes(field('producttype')))
-      return send(res, failure(200, 'AB1012', 'Invalid Product Type'));
-    if (
-      !Number.isInteger(quantity) ||
-      quantity <= 0 ||
-      quantity % instrument.lotSize !== 0 ||
-      quantity > FAKE_FREEZE_QTY
-    ) {
-      return send(res, failure(200, 'AB1007', 'Invalid quantity'));
-    }
-    if (!(price > 0) || !onTick(price) || (variety === 'STOPLOSS' && (!(trigger > 0) || !onTick(trigger)))) {
-      return send(res, failure(200, 'AB1007', 'Invalid price'));
-    }
-    if (tag.length >= 20 || !/^[A-Za-z0-9]*$/.test(tag)) {
-      return send(res, failure(200, 'AB4008', 'ordertag length should be less than 20 characters'));
-    }
-    const order = this.book.add(clientCode, {
-      variety,
-      ordertype,
-      producttype: field('producttype'),
-      duration: 'DAY',
-      transactiontype: side,
-      exchange: 'NFO',
-      tradingsymbol: instrument.tradingSymbol,
-      symboltoken: instrument.token,
-      quantity,
-      price,
-      triggerprice: variety === 'STOPLOSS' ? trigger : 0,
-      ordertag: tag,
-    });
-    const answer = (): void =>
-      send(res, {
-        status: 200,
-        json: envelope({
-          script: instrument.tradingSymbol,
-          orderid: order.orderid,
-          uniqueorderid: order.uniqueorderid,
-        }),
-      });
-    if (fault === 'timeout_placed') return this.hold(answer);
-    answer();
-    this.sockets.pushOrder(clientCode, order);
-    // A stop rests (trigger pending) until the test fills it, as at the exchange until its trigger is crossed.
-    if (this.autoFillPrice !== undefined && fault === undefined && variety === 'NORMAL') {
-      void this.fill(order.orderid, price);
-    }
-    if (fault === 'partial_fill') {
-      // Half the lots (at least one) fill at once; the rest stays open.
-      const filled = Math.max(1, Math.floor(quantity / instrument.lotSize / 2)) * instrument.lotSize;
-      void this.fill(order.orderid, price, filled);
-    }
-  }
-
   async close(): Promise<void> {
-    for (const timer of this.held) clearTimeout(timer);
-    this.held.clear();
+    this.faults.close();
     this.sockets.close();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-}
-
-function send(res: ServerResponse, reply: Reply): void {
-  if ('json' in reply) {
-    res.writeHead(reply.status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(reply.json));
-  } else {
-    res.writeHead(reply.status, { 'content-type': 'text/plain' });
-    res.end(reply.text);
   }
 }
 

@@ -10,6 +10,7 @@ import { fakeNiftyOptions, fyersMasterCsv, NIFTY_INDEX_FYTOKEN, type FakeFyersIn
 import { FakeFyersOrderBook, type FyersOrder } from './orderBook';
 import { sendError, sendJson, sendTokenExpired, sendUnauthenticated } from './replies';
 import { FakeHsmSocket, FakeOrderSocket } from './sockets';
+import { FakeFaults, OrderRequestLog } from '../faults';
 
 export type { FyersFakeApp } from './auth';
 
@@ -48,21 +49,16 @@ export class FyersFake {
   readonly orderSocket: FakeOrderSocket;
   readonly lotSize: number;
   readonly expiry: string;
-  /** epoch ms of every place / modify / cancel request received */
-  readonly orderRequestTimes: number[] = [];
-  /** epoch ms of every place / modify / cancel request, by Fyers id */
-  readonly orderRequestsByUser = new Map<string, number[]>();
-  placeRequests = 0;
+  /** every place / modify / cancel request received (refused ones included), by Fyers id */
+  readonly orderRequests = new OrderRequestLog();
   /** the body of every modify request, in order */
   readonly modifyBodies: Record<string, unknown>[] = [];
   /** epoch ms the last fill was made (its socket message follows) */
   lastFillAt = 0;
   readonly autoFillPrice: number | undefined;
   private readonly requestCounts = new Map<string, number>();
-  private readonly faults: BrokerFault[] = [];
-  private readonly held = new Set<NodeJS.Timeout>();
+  private readonly faults: FakeFaults;
   private readonly server = createServer((req, res) => void this.handle(req, res));
-  private readonly timeoutDelayMs: number;
   private readonly port: number;
   url = '';
 
@@ -70,7 +66,6 @@ export class FyersFake {
     this.lotSize = options.lotSize ?? 65;
     this.expiry = options.expiry ?? '2026-12-01';
     this.instruments = fakeNiftyOptions(this.expiry, options.baseStrike ?? 24_000, 6, this.lotSize);
-    this.timeoutDelayMs = options.timeoutDelayMs ?? 1_500;
     this.autoFillPrice = options.autoFillPrice;
     this.port = options.port ?? 0;
     for (const app of options.apps ?? []) this.addApp(app);
@@ -86,6 +81,10 @@ export class FyersFake {
       const app = this.auth.check(header);
       return app === 'expired' ? undefined : app;
     });
+    this.faults = new FakeFaults(() => {
+      this.hsm.drop();
+      this.orderSocket.drop();
+    }, options.timeoutDelayMs ?? 1_500);
     this.server.on('upgrade', (req, socket, head) => {
       const path = new URL(req.url ?? '/', 'http://fake').pathname;
       if (path === '/hsm/v1-5/prod') this.hsm.upgrade(req, socket, head);
@@ -134,18 +133,8 @@ export class FyersFake {
    * sockets, every other fault a placement.
    */
   inject(fault: BrokerFault, times = 1): void {
-    if (fault === 'drop_socket') {
-      this.hsm.drop();
-      this.orderSocket.drop();
-      return;
-    }
     if (fault === 'token_expired') return this.expireSessions();
-    for (let i = 0; i < times; i += 1) this.faults.push(fault);
-  }
-
-  private takeFault(route: 'place' | 'modify' | 'cancel'): BrokerFault | undefined {
-    const index = this.faults.findIndex((f) => f === 'ip_not_allowed' || route === 'place');
-    return index < 0 ? undefined : this.faults.splice(index, 1)[0];
+    this.faults.inject(fault, times);
   }
 
   /** How many requests reached a path (e.g. `/api/v3/orders` polls). */
@@ -266,13 +255,8 @@ export class FyersFake {
             ? 'cancel'
             : undefined;
     if (route === undefined) return sendError(res, 404, -50, 'Route not found');
-    const at = Date.now();
-    this.orderRequestTimes.push(at);
-    const mine = this.orderRequestsByUser.get(fyId) ?? [];
-    mine.push(at);
-    this.orderRequestsByUser.set(fyId, mine);
-    if (route === 'place') this.placeRequests += 1;
-    const fault = this.takeFault(route);
+    this.orderRequests.record(route, fyId);
+    const fault = this.faults.take(route);
     const refusal = fault === undefined ? undefined : FAULT_REPLIES[fault];
     if (refusal) return sendError(res, refusal.status, refusal.code, refusal.message);
     if (route === 'place') return this.place(fyId, body, res, fault);
@@ -353,7 +337,7 @@ export class FyersFake {
         message: `Order Submitted Successfully. Your Order Ref. No.${order.id}`,
         id: order.id,
       });
-    if (fault === 'timeout_placed') return this.hold(answer);
+    if (fault === 'timeout_placed') return this.faults.hold(answer);
     answer();
     this.changed(fyId, order);
     // A stop rests (pending) until the test fills it, as at the exchange until its trigger is crossed.
@@ -372,18 +356,8 @@ export class FyersFake {
     }
   }
 
-  /** Holds a response back (the `timeout_placed` fault); released on close. */
-  private hold(fn: () => void): void {
-    const timer = setTimeout(() => {
-      this.held.delete(timer);
-      fn();
-    }, this.timeoutDelayMs);
-    this.held.add(timer);
-  }
-
   async close(): Promise<void> {
-    for (const timer of this.held) clearTimeout(timer);
-    this.held.clear();
+    this.faults.close();
     this.hsm.close();
     this.orderSocket.close();
     this.server.closeAllConnections();

@@ -57,13 +57,8 @@ export function handleOrderRequest(
           : undefined;
   if (!route)
     return sendError(res, { status: 404, errorType: 'GeneralException', message: 'Route not found' });
-  const at = Date.now();
-  fake.orderRequestTimes.push(at);
-  const mine = fake.orderRequestsByUser.get(userId) ?? [];
-  mine.push(at);
-  fake.orderRequestsByUser.set(userId, mine);
-  if (route === 'place') fake.placeRequests += 1;
-  const fault = fake.takeFault(route);
+  fake.orderRequests.record(route, userId);
+  const fault = fake.faults.take(route);
   const refusal = fault === undefined ? undefined : FAULT_ERRORS[fault];
   if (refusal) return sendError(res, refusal);
   if (route === 'place') return place(fake, userId, form, res, fault);
@@ -149,7 +144,7 @@ function place(
     tags: tag === null ? [] : [tag],
   });
   const answer = (): void => sendJson(res, 200, { status: 'success', data: { order_id: order.order_id } });
-  if (fault === 'timeout_placed') return fake.hold(answer);
+  if (fault === 'timeout_placed') return fake.faults.hold(answer);
   answer();
   // A stop rests (TRIGGER PENDING) until the test fills it, as at the exchange until its trigger is crossed.
   const resting = orderType === 'SL' || orderType === 'SL-M';

@@ -7,8 +7,9 @@ import type { BrokerFault } from '../../brokers/conformance';
 import { instrumentsCsv, niftyOptions, type FakeInstrument } from './instruments';
 import { FakeOrderBook, postbackChecksum, type KiteOrder } from './orderBook';
 import { FakeKiteAuth, type KiteFakeApp } from './auth';
-import { handleOrderRequest, type OrderRoute } from './orderRoutes';
+import { handleOrderRequest } from './orderRoutes';
 import { sendError, sendJson, TOKEN_ERROR } from './replies';
+import { FakeFaults, OrderRequestLog, type FaultedRequest } from '../faults';
 
 export type { KiteFakeApp } from './auth';
 import { FakeTicker } from './ticker';
@@ -33,20 +34,16 @@ export class KiteFake {
   readonly ticker: FakeTicker;
   readonly lotSize: number;
   readonly expiry: string;
-  /** epoch ms of every place / modify / cancel request received */
-  readonly orderRequestTimes: number[] = [];
-  placeRequests = 0;
-  /** epoch ms of every place / modify / cancel request, by Kite user id */
-  readonly orderRequestsByUser = new Map<string, number[]>();
+  /** every place / modify / cancel request received (refused ones included), by Kite user id */
+  readonly orderRequests = new OrderRequestLog();
   /** epoch ms the last fill was made (its postback follows) */
   lastFillAt = 0;
   readonly autoFillPrice: number | undefined;
   private readonly requestCounts = new Map<string, number>();
   readonly auth = new FakeKiteAuth();
-  private readonly faults: BrokerFault[] = [];
-  private readonly held = new Set<NodeJS.Timeout>();
+  /** the injected faults, taken by the order routes (orderRoutes.ts) and the reads */
+  readonly faults: FakeFaults;
   private readonly server = createServer((req, res) => void this.handle(req, res));
-  private readonly timeoutDelayMs: number;
   private readonly port: number;
   url = '';
 
@@ -54,11 +51,11 @@ export class KiteFake {
     this.lotSize = options.lotSize ?? 65;
     this.expiry = options.expiry ?? '2026-12-01';
     this.instruments = niftyOptions(this.expiry, options.baseStrike ?? 24_000, 6, this.lotSize);
-    this.timeoutDelayMs = options.timeoutDelayMs ?? 1_500;
     this.autoFillPrice = options.autoFillPrice;
     this.port = options.port ?? 0;
     for (const app of options.apps ?? []) this.addApp(app);
     this.ticker = new FakeTicker((apiKey, token) => this.auth.appOf(apiKey, token) !== undefined);
+    this.faults = new FakeFaults(() => this.ticker.drop(), options.timeoutDelayMs ?? 1_500);
     this.server.on('upgrade', (req, socket, head) => this.ticker.upgrade(req, socket, head));
   }
 
@@ -84,32 +81,8 @@ export class KiteFake {
     this.auth.expireSessions();
   }
 
-  inject(fault: BrokerFault, times = 1): void {
-    if (fault === 'drop_socket') {
-      for (let i = 0; i < times; i += 1) this.ticker.drop();
-      return;
-    }
-    for (let i = 0; i < times; i += 1) this.faults.push(fault);
-  }
-
-  /** Takes the first pending fault that concerns this request. */
-  takeFault(kind: 'read' | OrderRoute): BrokerFault | undefined {
-    const index = this.faults.findIndex(
-      (f) =>
-        f === 'token_expired' ||
-        (f === 'ip_not_allowed' && kind !== 'read') ||
-        (kind === 'place' && f !== 'ip_not_allowed'),
-    );
-    return index < 0 ? undefined : this.faults.splice(index, 1)[0];
-  }
-
-  /** Holds a response back (the `timeout_placed` fault); released on close. */
-  hold(fn: () => void): void {
-    const timer = setTimeout(() => {
-      this.held.delete(timer);
-      fn();
-    }, this.timeoutDelayMs);
-    this.held.add(timer);
+  inject(fault: BrokerFault, times = 1, on?: FaultedRequest): void {
+    this.faults.inject(fault, times, on);
   }
 
   /** How many requests reached a path (e.g. `/orders` polls). */
@@ -183,7 +156,8 @@ export class KiteFake {
     const app = this.auth.appOfHeader(req.headers.authorization);
     if (!app) return sendError(res, TOKEN_ERROR);
     const isOrderWrite = url.pathname.startsWith('/orders/regular');
-    if (!isOrderWrite && this.takeFault('read') === 'token_expired') return sendError(res, TOKEN_ERROR);
+    const read = url.pathname === '/portfolio/positions' ? 'positions' : 'read';
+    if (!isOrderWrite && this.faults.take(read) === 'token_expired') return sendError(res, TOKEN_ERROR);
     const userId = app.userId;
     if (isOrderWrite) return handleOrderRequest(this, userId, req.method ?? '', url.pathname, form, res);
     if (req.method === 'GET' && url.pathname === '/orders') {
@@ -234,8 +208,7 @@ export class KiteFake {
   }
 
   async close(): Promise<void> {
-    for (const timer of this.held) clearTimeout(timer);
-    this.held.clear();
+    this.faults.close();
     this.ticker.close();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));

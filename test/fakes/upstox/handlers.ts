@@ -14,6 +14,12 @@ interface Ctx {
 }
 
 const ORDER_TYPES = new Set(['MARKET', 'LIMIT', 'SL', 'SL-M']);
+/** The order host's routes, by the kind of order write each is. */
+const ORDER_WRITES: Readonly<Record<string, 'place' | 'modify' | 'cancel'>> = {
+  'POST /v3/order/place': 'place',
+  'PUT /v3/order/modify': 'modify',
+  'DELETE /v3/order/cancel': 'cancel',
+};
 
 function json(body: string): Record<string, unknown> | undefined {
   try {
@@ -236,16 +242,15 @@ export async function handle(ctx: Ctx, host: 'api' | 'orders'): Promise<void> {
     return refuse(res, 401, 'UDAPI100050', 'Invalid token used to access API');
   }
   if (host === 'orders') {
-    state.orderRequestTimes.push(state.now());
-    if (!['POST /v3/order/place', 'PUT /v3/order/modify', 'DELETE /v3/order/cancel'].includes(route)) {
-      return refuse(res, 404, 'UDAPI100060', 'Resource not Found');
-    }
+    const write = ORDER_WRITES[route];
+    if (write === undefined) return refuse(res, 404, 'UDAPI100060', 'Resource not Found');
+    state.orderRequests.record(write, userId, state.now());
     if (!state.takeOrderSlot()) {
       state.rateLimited += 1;
       return refuse(res, 429, 'UDAPI10005', 'Too many requests');
     }
-    if (route === 'POST /v3/order/place') return place(ctx, userId);
-    if (route === 'PUT /v3/order/modify') return modify(ctx);
+    if (write === 'place') return place(ctx, userId);
+    if (write === 'modify') return modify(ctx);
     return cancel(ctx);
   }
   switch (route) {

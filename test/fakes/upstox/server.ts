@@ -10,6 +10,7 @@ import type { FakeOrderBook, FakeUpstoxOrder } from './orderBook';
 import type { UpstoxInstrumentRow } from './instrumentRows';
 import { FakeState } from './state';
 import type { FakeSockets, TickInput } from './sockets';
+import type { OrderRequestLog } from '../faults';
 
 /** Faults the next order API calls (place, modify, cancel) answer with. */
 export type FakeUpstoxFault =
@@ -76,8 +77,8 @@ export interface FakeUpstox {
   rejectNext(message?: string): void;
   /** the next placed order fills `quantity` (default half of it) at once and stays open for the rest */
   partialNext(quantity?: number): void;
-  /** the fake's clock at every order write received (place, modify, cancel), refused ones included */
-  readonly orderRequestTimes: readonly number[];
+  /** every order write received (place, modify, cancel), refused ones included, on the fake's clock */
+  readonly orderRequests: OrderRequestLog;
   fill(orderId: string, quantity?: number, price?: number): void;
   /** every token issued so far stops working (401 UDAPI100050), as at 03:30 IST */
   expireTokens(): void;
@@ -155,7 +156,7 @@ export async function startFakeUpstox(options: FakeUpstoxOptions = {}): Promise<
     },
     rejectNext: (message = 'Insufficient funds') => void state.rejections.push(message),
     partialNext: (quantity) => void state.partials.push(quantity ?? 'half'),
-    orderRequestTimes: state.orderRequestTimes,
+    orderRequests: state.orderRequests,
     fill: (orderId, quantity, price) => void state.book.fill(orderId, quantity, price),
     expireTokens: () => state.tokens.clear(),
     tick: (key, input) => state.sockets.tick(key, input),

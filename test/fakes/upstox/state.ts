@@ -7,6 +7,7 @@ import { FakeOrderBook } from './orderBook';
 import { niftyOptionRows } from './instrumentRows';
 import type { UpstoxInstrumentRow } from './instrumentRows';
 import { FakeSockets } from './sockets';
+import { OrderRequestLog } from '../faults';
 import type { FakeUpstoxFault, FakeUpstoxOptions, FakeUpstoxRequest } from './server';
 
 export function send(res: ServerResponse, status: number, body: unknown): void {
@@ -59,8 +60,8 @@ export class FakeState {
   readonly faults: FakeUpstoxFault[] = [];
   readonly rejections: string[] = [];
   readonly partials: Array<number | 'half'> = [];
-  /** the fake's clock (epoch ms) at every order write received, refused ones included */
-  readonly orderRequestTimes: number[] = [];
+  /** every place / modify / cancel received (refused ones included), on the fake's clock */
+  readonly orderRequests = new OrderRequestLog();
 
   readonly book: FakeOrderBook;
   readonly sockets: FakeSockets;

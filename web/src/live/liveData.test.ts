@@ -173,6 +173,37 @@ describe('live data lifecycle', () => {
     expect(s.feedHealth?.status).toBe('stale');
   });
 
+  it('draws the forming candle from market:tick and the closed one from market:candle', () => {
+    const { deps, socket } = setup();
+    createLiveData(deps);
+    socket.serverConnect();
+    const minute = Date.parse('2026-03-02T05:00:00.000Z');
+    const forming = sampleCandle({ time: minute, close: 24_600, closed: false });
+    socket.serverEmit('market:tick', {
+      ...sampleTick({ price: 24_600, timestamp: '2026-03-02T05:00:05.000Z' }),
+      candle: forming,
+    });
+    const s = useLiveStore.getState();
+    expect(s.tick?.price).toBe(24_600);
+    // The store keeps the tick's figures only; the candle went to the chart's series.
+    expect(s.tick).not.toHaveProperty('candle');
+    expect(s.candles[1]?.at(-1)).toEqual(forming);
+
+    socket.serverEmit('market:tick', {
+      ...sampleTick({ price: 24_610, timestamp: '2026-03-02T05:00:06.000Z' }),
+      candle: { ...forming, high: 24_610, close: 24_610 },
+    });
+    expect(useLiveStore.getState().candles[1]?.at(-1)).toMatchObject({ time: minute, close: 24_610 });
+
+    // A tick without a forming candle (before the first one of the session) leaves the series alone.
+    socket.serverEmit('market:tick', sampleTick({ price: 24_620, timestamp: '2026-03-02T05:00:07.000Z' }));
+    socket.serverEmit('market:candle', { ...forming, high: 24_620, close: 24_620, closed: true });
+    const series = useLiveStore.getState().candles[1] ?? [];
+    expect(series.filter((c) => c.time === minute)).toEqual([
+      { ...forming, high: 24_620, close: 24_620, closed: true },
+    ]);
+  });
+
   it("takes an admin's strategy change from the socket, master switch included", async () => {
     const { deps, socket } = setup();
     createLiveData(deps);

@@ -90,7 +90,11 @@ export function createLiveData(deps: LiveDataDeps): LiveDataController {
   }
 
   const socket = deps.createSocket(token);
-  socket.on('market:tick', (tick) => store().applyTick(tick));
+  socket.on('market:tick', ({ candle, ...tick }) => {
+    store().applyTick(tick);
+    // The forming chart candle rides in the tick's frame (one frame per tick); closed ones come on `market:candle`.
+    if (candle) store().applyCandle(candle);
+  });
   socket.on('market:candle', (candle) => store().applyCandle(candle));
   socket.on('feed:health', (health) => {
     socketHealthSeen = true;

@@ -48,7 +48,7 @@ describe('AngelBroker', () => {
     await expect(broker.placeOrder({ ...ORDER, type: 'SL-M', triggerPrice: 90 })).rejects.toMatchObject({
       code: 'UNPROTECTED',
     });
-    expect(fake.placeRequests).toBe(0);
+    expect(fake.orderRequests.placements).toBe(0);
   });
 
   it('places a limit with symboltoken and ordertag, and a stop as STOPLOSS / STOPLOSS_LIMIT', async () => {

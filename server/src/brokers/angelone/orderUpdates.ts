@@ -3,10 +3,11 @@
 // fill) passed once. The socket authenticates by headers (`Authorization: Bearer <jwt>`, `x-api-key`,
 // `x-client-code`, `x-feed-token`), answers our text `ping` with `pong`, sends `{"order-status":"AB00"}` once
 // connected and then one JSON message per order transition: `{"user-id", "status-code", "order-status": "AB01"…,
-// "error-message", "orderData": {…an order book row…}}`.
-import { Observable, type SchedulerAction, type SchedulerLike, type Subscription } from 'rxjs';
-import WebSocket from 'ws';
+// "error-message", "orderData": {…an order book row…}}`. The connection, keep-alive, silence check and reconnects
+// are the shared orderSocket$ (../orderSocket.ts).
+import type { Observable, SchedulerLike } from 'rxjs';
 import type { BrokerOrderSnapshot } from '@optionpilot/engine';
+import { orderSocket$ } from '../orderSocket';
 import { pushedOrderUpdates$, type OrderStreamEvent } from '../orderUpdates';
 import { angelOrderRowSchema, toSnapshot, type AngelOrderRow } from './wire';
 
@@ -58,68 +59,18 @@ export interface OrderStatusSocketOptions {
 
 /** A cold stream: subscribing connects (and keeps reconnecting) until unsubscribed. Emits `down` first. */
 export function orderStatusEvents$(options: OrderStatusSocketOptions): Observable<OrderStatusEvent> {
-  return new Observable<OrderStatusEvent>((subscriber) => {
-    let socket: WebSocket | undefined;
-    let closed = false;
-    let attempt = 0;
-    let retry: Subscription | undefined;
-    let pinger: Subscription | undefined;
-    let silence: Subscription | undefined;
-
-    const quietFor = (ws: WebSocket): void => {
-      silence?.unsubscribe();
-      silence = options.scheduler.schedule(() => ws.terminate(), options.silenceMs ?? 30_000);
-    };
-
-    const reconnectLater = (): void => {
-      pinger?.unsubscribe();
-      silence?.unsubscribe();
-      if (closed) return;
-      subscriber.next({ type: 'down' });
-      const delay = options.backoffMs[Math.min(attempt, options.backoffMs.length - 1)] ?? 1_000;
-      attempt += 1;
-      retry = options.scheduler.schedule(() => connect(), delay);
-    };
-
-    const connect = (): void => {
-      const ws = new WebSocket(options.url, { headers: { ...options.headers } });
-      socket = ws;
-      ws.on('open', () => {
-        attempt = 0;
-        quietFor(ws);
-        const every = options.pingEveryMs ?? 10_000;
-        pinger = options.scheduler.schedule(function ping(this: SchedulerAction<undefined>) {
-          if (ws.readyState === WebSocket.OPEN) ws.send('ping');
-          this.schedule(undefined, every);
-        }, every);
-        subscriber.next({ type: 'up' });
-      });
-      ws.on('message', (data: WebSocket.RawData, isBinary: boolean) => {
-        quietFor(ws);
-        if (isBinary) return;
-        const row = orderRowOf(data.toString());
-        if (row !== undefined) subscriber.next({ type: 'order', row });
-      });
-      // 'close' always follows 'error' (a refused handshake included); reconnecting there handles both.
-      ws.on('error', () => undefined);
-      ws.on('close', () => {
-        if (socket !== ws) return;
-        socket = undefined;
-        reconnectLater();
-      });
-    };
-
-    subscriber.next({ type: 'down' });
-    connect();
-    return () => {
-      closed = true;
-      retry?.unsubscribe();
-      pinger?.unsubscribe();
-      silence?.unsubscribe();
-      const open = socket;
-      socket = undefined;
-      open?.terminate();
-    };
+  return orderSocket$<AngelOrderRow>({
+    url: options.url,
+    headers: options.headers,
+    ping: 'text',
+    rowsOf: (text) => {
+      const row = orderRowOf(text);
+      return row === undefined ? [] : [row];
+    },
+    backoffMs: options.backoffMs,
+    scheduler: options.scheduler,
+    ...(options.pingEveryMs === undefined ? {} : { pingMs: options.pingEveryMs }),
+    ...(options.silenceMs === undefined ? {} : { silenceMs: options.silenceMs }),
   });
 }
 

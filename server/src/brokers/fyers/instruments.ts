@@ -4,6 +4,7 @@
 // (`NSE:NIFTY26D0124000CE`) is never parsed: expiry, strike and type come from their own columns.
 import { istDate } from '@optionpilot/engine';
 import type { BrokerInstrument } from '../types';
+import { splitCsvLine } from '../instruments/csv';
 
 export const FYERS_MASTER_PATH = '/sym_details/NSE_FO.csv';
 
@@ -26,22 +27,6 @@ export const FYERS_MASTER_COLUMNS = {
 
 /** Fyers' exchange instrument type of index options (OPTIDX). */
 const OPTIDX = '14';
-
-/** Splits one CSV line (the master quotes nothing today; quotes are honoured should it start). */
-function splitCsvLine(line: string): string[] {
-  const cells: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (const ch of line) {
-    if (ch === '"') quoted = !quoted;
-    else if (ch === ',' && !quoted) {
-      cells.push(cell);
-      cell = '';
-    } else cell += ch;
-  }
-  cells.push(cell);
-  return cells;
-}
 
 /**
  * The NIFTY index options of an NSE_FO master. `token` is the FyToken (its last digits after the first ten are the

@@ -1,7 +1,7 @@
 // The instrument master as one broker module shares it across all its accounts: loaded on first use and again on
 // the first use of a new IST day (brokers publish a new master each morning), one download at a time. Orders look
 // up a canonical symbol's instrument; positions and order rows map the broker's own handle back to it.
-import { formatOptionSymbol, istDate } from '@optionpilot/engine';
+import { BrokerError, formatOptionSymbol, istDate } from '@optionpilot/engine';
 import type { BrokerInstrument } from '../types';
 
 /** The engine's canonical symbol of a broker's NIFTY option (`NIFTY{DDMMMYY}{strike}{CE|PE}`). */
@@ -32,6 +32,23 @@ export class InstrumentBook {
   async instrumentOf(canonical: string): Promise<BrokerInstrument | undefined> {
     await this.ensureFresh();
     return this.byCanonical.get(canonical);
+  }
+
+  /**
+   * The instrument an order names, for adapters: a master that cannot be had, or a symbol it does not list, is a
+   * `rejected` BrokerError — nothing was sent, so it is a refusal (safe to retry), never an unknown outcome.
+   */
+  async forOrder(canonical: string, broker: string, masterName: string): Promise<BrokerInstrument> {
+    let instrument: BrokerInstrument | undefined;
+    try {
+      instrument = await this.instrumentOf(canonical);
+    } catch {
+      throw new BrokerError('rejected', 'NO_INSTRUMENT_MASTER', `${masterName} unavailable`, broker);
+    }
+    if (instrument === undefined) {
+      throw new BrokerError('rejected', 'UNKNOWN_INSTRUMENT', `${canonical} is not in ${masterName}`, broker);
+    }
+    return instrument;
   }
 
   /** The canonical symbol of the broker's handle (trading symbol or token), when the loaded master lists it. */

@@ -85,7 +85,7 @@ describe('KiteBroker', () => {
       kind: 'rejected',
       code: 'UNKNOWN_INSTRUMENT',
     });
-    expect(fake.placeRequests).toBe(1);
+    expect(fake.orderRequests.placements).toBe(1);
   });
 
   it('polls the order book for its open orders when no postback comes, emitting each change once', async () => {

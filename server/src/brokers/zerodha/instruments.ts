@@ -1,22 +1,7 @@
 // Kite's `instruments/NFO` dump (CSV, no session needed) reduced to NIFTY index options, and a per-module book
 // that maps the engine's canonical symbols to Kite's trading symbols and tokens and back.
 import type { BrokerInstrument } from '../types';
-
-/** Splits one CSV line; Kite quotes the `name` column. */
-function splitCsvLine(line: string): string[] {
-  const cells: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (const ch of line) {
-    if (ch === '"') quoted = !quoted;
-    else if (ch === ',' && !quoted) {
-      cells.push(cell);
-      cell = '';
-    } else cell += ch;
-  }
-  cells.push(cell);
-  return cells;
-}
+import { splitCsvLine } from '../instruments/csv';
 
 /** The NIFTY options (name NIFTY, type CE/PE) of a Kite NFO instrument dump. */
 export function parseKiteInstruments(csv: string): BrokerInstrument[] {

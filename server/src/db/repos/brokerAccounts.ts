@@ -199,6 +199,25 @@ export async function consumeOauthState(
 }
 
 /**
+ * Claims the newest pending state of a session and broker, for brokers that echo no state on their redirect
+ * (Dhan, Alice Blue): the callback is still bound to the same browser session's Connect, once, within its lifetime.
+ */
+export async function consumePendingOauthStateOf(
+  db: Db,
+  claim: { userId: number; sessionId: string; brokerType: string },
+  now = Date.now(),
+): Promise<BrokerOauthStateRow | undefined> {
+  const pending = await db('broker_oauth_states')
+    .where({ user_id: claim.userId, session_id: claim.sessionId, broker_type: claim.brokerType })
+    .whereNull('used_at')
+    .where('expires_at', '>', now)
+    .orderBy('expires_at', 'desc')
+    .first('state');
+  if (!pending) return undefined;
+  return consumeOauthStateOf(db, { ...claim, state: String(pending.state) }, now);
+}
+
+/**
  * Marks a state used and returns it, only if it is unused, unexpired and was issued to this user's session for this
  * broker (single use, atomic). A state presented by any other session stays usable by its owner.
  */

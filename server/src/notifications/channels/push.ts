@@ -12,6 +12,8 @@ import type { Logger } from '../../logger';
 import {
   PermanentDeliveryError,
   type DeliveryOutcome,
+  TEST_EVENT,
+  type DeliveredEvent,
   type NotificationChannel,
   type NotificationEvent,
   type NotificationRecipient,
@@ -54,7 +56,7 @@ const TTL_SECONDS: Partial<Record<NotificationEvent, number>> = {
 const DEFAULT_TTL_SECONDS = 24 * HOUR_SECONDS;
 
 /** Events a phone may wake for at once (RFC 8030 Urgency); the rest wait for the device's own schedule. */
-const HIGH_URGENCY = new Set<NotificationEvent>([
+const HIGH_URGENCY = new Set<DeliveredEvent>([
   'trade_opened',
   'trade_closed',
   'order_rejected',
@@ -64,8 +66,8 @@ const HIGH_URGENCY = new Set<NotificationEvent>([
   'restart_with_open_positions',
 ]);
 
-export function pushTtlSeconds(event: NotificationEvent): number {
-  return TTL_SECONDS[event] ?? DEFAULT_TTL_SECONDS;
+export function pushTtlSeconds(event: DeliveredEvent): number {
+  return (event === TEST_EVENT ? undefined : TTL_SECONDS[event]) ?? DEFAULT_TTL_SECONDS;
 }
 
 export interface PushChannelOptions {
@@ -92,11 +94,7 @@ export function createPushChannel(options: PushChannelOptions): NotificationChan
   const { db, logger, clock, vapid, subject } = options;
   const vapidDetails = { subject, publicKey: vapid.publicKey, privateKey: vapid.privateKey };
 
-  async function attempt(
-    sub: PushSubscriptionRow,
-    payload: string,
-    event: NotificationEvent,
-  ): Promise<Attempt> {
+  async function attempt(sub: PushSubscriptionRow, payload: string, event: DeliveredEvent): Promise<Attempt> {
     // The host names the push service (fcm.googleapis.com, …) without the private path.
     const host = hostOf(sub.endpoint);
     try {

@@ -8,7 +8,7 @@ import { insertTrade, listLogs, type NewTrade } from '../../db';
 import { testDialects } from '../../db/testing';
 import { registration, startTestServer, type TestServer } from '../../testing/server';
 import { PermanentDeliveryError, type NotificationRecipient, type RenderedNotification } from '../types';
-import { telegramChannelFromConfig, type TelegramChannel } from './telegram';
+import { createTelegramChannel, telegramChannelFromConfig, type TelegramChannel } from './telegram';
 import { findLinkByUser, LINK_CODE_TTL_MS } from './telegramLinks';
 import {
   LINKED_REPLY,
@@ -97,7 +97,7 @@ describe.each(testDialects())('Telegram channel (%s)', (dialect) => {
     const made = telegramChannelFromConfig(t.config, t.server.deps);
     if (made === null) throw new Error('TELEGRAM_BOT_TOKEN is set: a channel was expected');
     channel = made;
-    await channel.started;
+    await channel.listen();
   });
   afterAll(async () => {
     await channel.close();
@@ -326,6 +326,34 @@ describe.each(testDialects())('Telegram channel (%s)', (dialect) => {
       expect(await channel.deliver(recipient(alice), message())).toEqual({ status: 'no_address' });
       expect(await ask(aliceChat, '/pnl')).toBe(NOT_LINKED_REPLY);
     });
+  });
+
+  it('polls only while listening: a command sent while stopped is answered once it listens again', async () => {
+    // A bot of its own (a second fake): the server's channel polls the first, and one token takes one poller.
+    const own = await startFakeTelegram();
+    const bot = createTelegramChannel({
+      settings: { botToken: own.token, apiRoot: own.url },
+      deps: t.server.deps,
+      pollTimeoutSeconds: 1,
+    });
+    try {
+      await bot.listen();
+      const chat = freshChat();
+      own.sendText(chat, '/status');
+      expect((await own.waitForMessages(chat.id, 1))[0]?.text).toBe(NOT_LINKED_REPLY);
+
+      // Leadership moved elsewhere: no poll, so the next command waits for whoever listens next.
+      await bot.stopListening();
+      own.sendText(chat, '/pnl');
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(own.messagesTo(chat.id)).toHaveLength(1);
+
+      await bot.listen();
+      expect((await own.waitForMessages(chat.id, 2))[1]?.text).toBe(NOT_LINKED_REPLY);
+    } finally {
+      await bot.close();
+      await own.close();
+    }
   });
 
   it('never writes the bot token to the logs', async () => {

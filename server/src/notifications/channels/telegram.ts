@@ -1,4 +1,5 @@
-// The Telegram channel: one grammY bot per server, long-polling for the traders' commands and sending their
+// The Telegram channel: one grammY bot per server, long-polling for the traders' commands (on the engine leader
+// only, from `listen` to `stopListening`: Telegram refuses a second poller on one token) and sending their
 // notifications. Telegram's limits (about 30 messages a second per bot, one a second per chat, 20 a minute per
 // group) are kept by the throttler plugin, which queues every call that names a chat; a 429 that still happens is
 // waited out as Telegram asks (auto-retry, a few times) before the sender's own retry takes over.
@@ -50,8 +51,9 @@ export interface TelegramSettings {
 
 export interface TelegramChannel extends NotificationChannel {
   readonly name: 'telegram';
-  /** resolves once the bot is polling (getMe and deleteWebhook done); rejects when it could not start */
-  readonly started: Promise<void>;
+  /** starts long polling; resolves once the bot polls (getMe and deleteWebhook done), rejects when it could not */
+  listen(): Promise<void>;
+  stopListening(): Promise<void>;
 }
 
 /**
@@ -91,7 +93,7 @@ export function createTelegramBot(settings: TelegramSettings): Bot {
   return bot;
 }
 
-/** The Telegram channel when TELEGRAM_BOT_TOKEN is set (its bot starts polling now), else null. */
+/** The Telegram channel when TELEGRAM_BOT_TOKEN is set (its bot polls once `listen` is called), else null. */
 export function telegramChannelFromConfig(config: Config, deps: TelegramDeps): TelegramChannel | null {
   return config.telegram === undefined ? null : createTelegramChannel({ settings: config.telegram, deps });
 }
@@ -112,36 +114,59 @@ export function createTelegramChannel(props: {
     await err.ctx.reply(COMMAND_FAILED_REPLY).catch(() => undefined);
   });
 
-  let markStarted: () => void = () => undefined;
-  const started = new Promise<void>((resolve) => {
-    markStarted = resolve;
-  });
-  const polling = bot
-    .start({
-      allowed_updates: ['message'],
-      timeout: props.pollTimeoutSeconds ?? 30,
-      onStart: (me) => {
-        log.info({ bot: me.username }, 'Telegram bot polling');
-        markStarted();
-        // The command menu is a convenience: failing to set it must not stop the bot.
-        bot.api.setMyCommands([...BOT_COMMANDS]).catch((err: unknown) => {
-          log.warn({ error: describeTelegramError(err, token) }, 'Telegram setMyCommands failed');
-        });
-      },
-    })
-    .catch((err: unknown) => {
-      log.error(
-        { error: describeTelegramError(err, token) },
-        'Telegram bot stopped: it could not poll for updates (is TELEGRAM_BOT_TOKEN right, and is no other server polling with it?)',
-      );
-      throw err;
-    });
-  const startedOrFailed = Promise.race([started, polling.then(() => undefined)]);
-  // Nobody may be waiting on these; their outcome is logged above.
-  startedOrFailed.catch(() => undefined);
-  polling.catch(() => undefined);
-
+  // The poller of the moment: started by listen(), ended by stopListening() (leadership moved) or close().
+  let listening: { started: Promise<void>; polling: Promise<void> } | undefined;
   let closing: Promise<void> | undefined;
+
+  function listen(): Promise<void> {
+    if (closing !== undefined) return Promise.reject(new Error('Telegram channel is closed'));
+    if (listening !== undefined) return listening.started;
+    let markStarted: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => {
+      markStarted = resolve;
+    });
+    const polling = bot
+      .start({
+        allowed_updates: ['message'],
+        timeout: props.pollTimeoutSeconds ?? 30,
+        onStart: (me) => {
+          log.info({ bot: me.username }, 'Telegram bot polling');
+          markStarted();
+          // The command menu is a convenience: failing to set it must not stop the bot.
+          bot.api.setMyCommands([...BOT_COMMANDS]).catch((err: unknown) => {
+            log.warn({ error: describeTelegramError(err, token) }, 'Telegram setMyCommands failed');
+          });
+        },
+      })
+      .catch((err: unknown) => {
+        log.error(
+          { error: describeTelegramError(err, token) },
+          'Telegram bot stopped: it could not poll for updates (is TELEGRAM_BOT_TOKEN right, and is no other server polling with it?)',
+        );
+        throw err;
+      });
+    const current = { started: Promise.race([started, polling.then(() => undefined)]), polling };
+    listening = current;
+    // Nobody may be waiting on these; their outcome is logged above. A poller that failed may be started again.
+    current.started.catch(() => undefined);
+    polling.catch(() => {
+      if (listening === current) listening = undefined;
+    });
+    return current.started;
+  }
+
+  async function stopListening(): Promise<void> {
+    const current = listening;
+    if (current === undefined) return;
+    listening = undefined;
+    try {
+      await bot.stop();
+    } catch (err) {
+      log.warn({ error: describeTelegramError(err, token) }, 'Telegram bot did not stop cleanly');
+    }
+    // Let a command in flight finish its writes before the database closes, but never hang the shutdown.
+    await Promise.race([current.polling.catch(() => undefined), delay(5000)]);
+  }
 
   async function deliver(
     recipient: NotificationRecipient,
@@ -195,18 +220,11 @@ export function createTelegramChannel(props: {
 
   return {
     name: 'telegram',
-    started: startedOrFailed,
+    listen,
+    stopListening,
     deliver,
     close() {
-      closing ??= (async () => {
-        try {
-          await bot.stop();
-        } catch (err) {
-          log.warn({ error: describeTelegramError(err, token) }, 'Telegram bot did not stop cleanly');
-        }
-        // Let a command in flight finish its writes before the database closes, but never hang the shutdown.
-        await Promise.race([polling.catch(() => undefined), delay(5000)]);
-      })();
+      closing ??= stopListening();
       return closing;
     },
   };

@@ -52,6 +52,7 @@ describe('invoice downloads', () => {
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('application/pdf');
       expect(res.headers.get('content-disposition')).toContain('invoice-OP-');
+      expect(res.headers.get('cache-control')).toBe('no-store');
       expect(res.text.startsWith('%PDF-')).toBe(true);
     }
   });

@@ -34,8 +34,13 @@ async function ownDocument<D extends { user_id: number }>(
   return document;
 }
 
-/** Sends a PDF as a download named after the document's number (`OP/26-27/00001` → `…OP-26-27-00001.pdf`). */
+/**
+ * Sends a PDF as a download named after the document's number (`OP/26-27/00001` → `…OP-26-27-00001.pdf`). Never
+ * stored by a browser or proxy cache: it carries the buyer's name, GSTIN and address, and a shared machine's cache
+ * would keep it after sign-out.
+ */
 function sendPdf(ctx: RouteContext, name: string, pdf: Buffer): void {
+  ctx.set('Cache-Control', 'no-store');
   ctx.set('Content-Type', 'application/pdf');
   ctx.set('Content-Disposition', `attachment; filename="${name.replaceAll('/', '-')}.pdf"`);
   ctx.body = pdf;

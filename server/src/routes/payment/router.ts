@@ -15,10 +15,16 @@ import type { PaymentGateway } from '../../payments/gateway';
 import { createPaymentOrder, quoteCheckout, testCheckout, verifyPayment } from '../../payments/service';
 import { handleRazorpayWebhook } from '../../payments/webhook';
 import { addInvoiceRoutes } from './invoices';
-import { AppError } from '../../errors';
+import { AppError, validationError } from '../../errors';
 import { canOnOwnRecord, rateLimit } from '../user/access';
 import type { TradingHooks } from '../user/tradingHooks';
-import { checkoutQuoteSchema, createOrderSchema, testCheckoutSchema, verifyPaymentSchema } from './schema';
+import {
+  checkoutQuoteSchema,
+  createOrderSchema,
+  testCheckoutSchema,
+  verifyPaymentSchema,
+  webhookEventIdSchema,
+} from './schema';
 
 const MINUTE = 60_000;
 /** Per user: generous for a person retrying a checkout, small enough that a script cannot flood the provider. */
@@ -104,13 +110,16 @@ export function paymentRouter(deps: Deps, gateway: PaymentGateway, hooks: Tradin
   router.post('/webhook', async (ctx) => {
     const secret = deps.config.razorpay?.webhookSecret;
     if (!secret) throw new AppError('not_found', { message: 'Webhooks are not configured.' });
+    const eventId = webhookEventIdSchema.safeParse(ctx.get('X-Razorpay-Event-Id') || undefined);
+    // Before any work: a delivery without its dedup key could be acted on twice, so nothing is stored for it.
+    if (!eventId.success) throw validationError(eventId.error, 'X-Razorpay-Event-Id');
     const outcome = await handleRazorpayWebhook({
       deps,
       secret,
       // @koa/bodyparser keeps the body text exactly as received (UTF-8); the signature is checked over it.
       rawBody: ctx.request.rawBody ?? '',
       signature: ctx.get('X-Razorpay-Signature') || undefined,
-      eventId: ctx.get('X-Razorpay-Event-Id') || undefined,
+      eventId: eventId.data,
       onUserChanged,
     });
     ctx.body = { ok: true, duplicate: outcome.duplicate };

@@ -111,6 +111,32 @@ describe.each(testDialects())('POST /api/payment/webhook (%s)', (dialect) => {
     expect(await counts()).toEqual(before);
   });
 
+  it('refuses a signed event without a plain X-Razorpay-Event-Id with 400 naming it, and stores nothing', async () => {
+    const order = await newOrder();
+    const raw = captured(order.provider_order_id, 'pay_NoEvtId0000001');
+    const before = await counts();
+    const signed = { 'x-razorpay-signature': webhookSignature(raw, WEBHOOK_SECRET) };
+    const cases: Array<[Record<string, string>, string]> = [
+      [{}, 'is required'],
+      [{ 'x-razorpay-event-id': 'E'.repeat(65) }, 'at most 64'],
+      [{ 'x-razorpay-event-id': 'evt 1;drop' }, 'letters, digits'],
+      [{ 'x-razorpay-event-id': 'evt\u00e91' }, 'letters, digits'],
+    ];
+    for (const [headers, why] of cases) {
+      const res = await t.request('POST', '/api/payment/webhook', {
+        rawBody: raw,
+        headers: { ...signed, ...headers },
+      });
+      expect(res.status).toBe(400);
+      expect(res.json).toMatchObject({ error: 'validation_failed', field: 'X-Razorpay-Event-Id' });
+      expect(String(res.json.message)).toContain(why);
+    }
+    expect(await counts()).toEqual(before);
+    // The same delivery with its id is acted on: the refusals above were about the id alone.
+    expect((await deliver(raw, 'E'.repeat(64))).status).toBe(200);
+    expect((await counts()).payments).toBe(before.payments + 1);
+  });
+
   it('refuses a signed body that is not a webhook event with 400', async () => {
     const res = await deliver('{"hello":1}', 'evt_bad_3');
     expect(res.status).toBe(400);

@@ -70,11 +70,15 @@ describe('admin live data', () => {
     socket.serverEmit('admin:control', sampleControl('tradingEnabled', 'false', '2026-03-02T05:00:00.000Z'));
     socket.serverEmit('admin:signal', sampleSignal({ id: 9, timestamp: '2026-03-02T05:00:00.000Z' }));
     socket.serverEmit('admin:log', sampleLog({ id: 9, description: 'Trading paused' }));
-    socket.serverEmit('admin:trade', sampleAdminTrade({ id: 9, timestamp: '2026-03-02T05:00:00.000Z' }));
+    // Trades that changed together arrive in one frame; each row lands.
+    socket.serverEmit('admin:trades', [
+      sampleAdminTrade({ id: 9, timestamp: '2026-03-02T05:00:00.000Z' }),
+      sampleAdminTrade({ id: 10, timestamp: '2026-03-02T05:00:01.000Z' }),
+    ]);
     expect(controlValue(store(), 'tradingEnabled')).toBe('false');
     expect(store().signals[0]?.id).toBe(9);
     expect(store().logs.some((l) => l.description === 'Trading paused')).toBe(true);
-    expect(store().activeTrades.map((t) => t.id)).toContain(9);
+    expect(store().activeTrades.map((t) => t.id)).toEqual(expect.arrayContaining([9, 10]));
     live.stop();
   });
 

@@ -40,7 +40,9 @@ export function createAdminLiveData(deps: AdminLiveDataDeps): AdminLiveDataContr
   socket.on('admin:control', (control) => store().applyControl(control));
   socket.on('admin:signal', (signal) => store().upsertSignal(signal));
   socket.on('admin:log', (log) => store().addLog(log));
-  socket.on('admin:trade', (trade) => store().applyTrade(trade));
+  socket.on('admin:trades', (trades) => {
+    for (const trade of trades) store().applyTrade(trade);
+  });
   return openLiveChannel({
     get: deps.get,
     socket,

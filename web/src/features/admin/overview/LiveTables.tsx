@@ -64,7 +64,7 @@ export function ActiveTradesTable() {
               <Table.Td>{formatPremium(t.target)}</Table.Td>
               <Table.Td>{t.status}</Table.Td>
               <Table.Td>
-                {/* the engine's mark at the last quote, pushed with every move (admin:trade) */}
+                {/* the engine's mark at the last quote, pushed with every move (admin:trades) */}
                 <TradePnl trade={t} />
               </Table.Td>
             </Table.Tr>

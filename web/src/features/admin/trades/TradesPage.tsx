@@ -1,6 +1,6 @@
 // /admin/trades (spec §2): search by instrument, e-mail or name; status, type and date filters; totals over every
 // matching trade computed on the server; one page of rows at a time. Each trade shows the option symbol and P&L the
-// trader sees: an open trade's mark follows the admin live feed (admin:trade) while the page is open.
+// trader sees: an open trade's mark follows the admin live feed (admin:trades) while the page is open.
 import { Badge, Group, Table, Text } from '@mantine/core';
 import type { AdminTradeDto, AdminTradesResponse } from '@optionpilot/server/contract';
 import { formatIstDateTime } from '../../../lib/format';

@@ -62,8 +62,9 @@ describe('/admin/users', { timeout: 20_000 }, () => {
     await screen.findByText('ravi@example.com');
     fireEvent.click(screen.getByText('Admins (1)'));
     const table = await screen.findByRole('table', { name: 'Admins' });
+    // The table may show before its rows arrive (a loaded CI machine did): wait for the row itself.
+    expect(await within(table).findByText('admin@example.com')).toBeTruthy();
     expect(api.userQueries().at(-1)).toBe('/api/admin/users?page=1&pageSize=25&role=admins');
-    expect(within(table).getByText('admin@example.com')).toBeTruthy();
     expect(within(table).getByText('Admin')).toBeTruthy();
     expect(within(table).queryByText('Pending')).toBeNull();
     expect(within(table).queryByRole('button', { name: 'Activate' })).toBeNull();

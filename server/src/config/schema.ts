@@ -1,19 +1,11 @@
-// The one place environment variables are read. Every variable is declared and documented here; the schema turns
-// the raw strings into typed values and stops the boot with a message naming the variable when one is invalid.
-// Everything has a working default, so `npm start` runs with no configuration at all.
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// The environment's schema: every variable the server reads, declared and documented here, with the small
+// parsers that turn raw strings into typed values (durations, keys, ports, flags, URLs) and the message naming the
+// variable when one is invalid. Everything has a working default, so `npm start` runs with no configuration at all.
+// load.ts turns the parsed values into the Config the rest of the server sees.
 import { z } from 'zod';
-import type { PublicConfigDto } from './contract';
-import { brokerEndpointsOf, brokerEnvShape } from './brokers/env';
-import { BROKER_DEFINITIONS, brokerFeeds } from './brokers/registry';
-import type { BrokerEndpoints, BrokerType } from './brokers/types';
-import { BROKER_LABELS } from './contract/dto';
-import { decodeKey } from './crypto';
-import packageJson from '../../package.json' with { type: 'json' };
-
-// Two levels up from both server/src/config.ts and the bundle server/dist/main.js.
-const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+import { brokerEnvShape } from '../brokers/env';
+import { BROKER_DEFINITIONS, brokerFeeds } from '../brokers/registry';
+import { decodeKey } from '../crypto';
 
 const DURATION_UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
@@ -76,7 +68,7 @@ const url = (protocols: RegExp, hint: string) =>
   }, `must be a URL like ${hint}`);
 
 /** `FEED` values of the registered brokers' live feeds (`kite`, `upstox`, …) → their broker. */
-const BROKER_FEEDS = brokerFeeds(BROKER_DEFINITIONS);
+export const BROKER_FEEDS = brokerFeeds(BROKER_DEFINITIONS);
 const FEED_CHOICES = ['sim', 'replay:<file>', ...Object.keys(BROKER_FEEDS)];
 
 /**
@@ -95,16 +87,9 @@ export const OPERATOR_PLACEHOLDERS = {
 
 export type OperatorVariable = keyof typeof OPERATOR_PLACEHOLDERS;
 
-/** What each operator variable is, for the message that names the ones production still lacks. */
-const OPERATOR_VARIABLE_MEANING: Record<OperatorVariable, string> = {
-  OPERATOR_LEGAL_NAME: 'the registered (legal) name printed on invoices and pages',
-  OPERATOR_ADDRESS: 'the registered postal address printed on invoices and the footer',
-  OPERATOR_GSTIN: "the operator's GSTIN printed on tax invoices",
-  SUPPORT_EMAIL: 'the support e-mail shown on the landing page, footer and invoices',
-  SUPPORT_PHONE: 'the support phone shown on the landing page, footer and invoices',
-  SUPPORT_HOURS:
-    'the support hours shown on the landing page and footer, e.g. "Monday-Saturday 9:00 AM-7:00 PM IST"',
-};
+/** MAX_CONNECTIONS_PER_IP without a proxy: a household or office behind one NAT with several browsers (about 7
+ * connections each) fits; a single client holding a hundred trickling connections does not. */
+export const DEFAULT_MAX_CONNECTIONS_PER_IP = 64;
 
 export const envSchema = z.object({
   /** `production` turns off developer conveniences; `test` is set by Vitest. */
@@ -119,10 +104,25 @@ export const envSchema = z.object({
   DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
   /** `postgres://…` switches to PostgreSQL; unset means SQLite in DATA_DIR. */
   DATABASE_URL: optional(url(/^postgres(ql)?:$/, 'postgres://user:pass@host:5432/db')),
+  /** Scale-out (README "When one machine is not enough"): `redis://…` shares Socket.IO rooms and the login and
+   * sign-up limits between nodes; unset means one process with everything in its memory. */
+  REDIS_URL: optional(url(/^rediss?:$/, 'redis://127.0.0.1:6379')),
+  /** `all` (default): one process serving and trading, as on one VPS. `web`: serves REST and Socket.IO, never runs
+   * the engine. `engine`: serves too and competes for the engine lock. With REDIS_URL, `all` competes as well. */
+  /** Prefix of every Redis key, stream and channel this install uses (several installs may share one Redis). */
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'must be 1-64 letters, digits or : _ . -')
+    .default('optionpilot:'),
+  NODE_ROLE: z.enum(['all', 'web', 'engine'], { error: 'must be all, web or engine' }).default('all'),
   /** The address people reach the app at: used in e-mailed links and for the default admin's domain. Defaults to http://HOST:PORT. */
   PUBLIC_URL: optional(url(/^https?:$/, 'https://optionpilot.example.com')),
   /** Trust X-Forwarded-For / X-Forwarded-Proto from a reverse proxy (only when one is in front). */
   TRUST_PROXY: flag(false),
+  /** Bearer token Prometheus sends to scrape `GET /metrics` (at least 32 characters, e.g. `openssl rand -hex 32`).
+   * Unset: /metrics answers only connections from the machine itself (127.0.0.1 / ::1), and not at all with
+   * TRUST_PROXY on, since a reverse proxy on the same machine makes every visitor look local. */
+  METRICS_TOKEN: optional(z.string().min(32, 'must be at least 32 characters (openssl rand -hex 32)')),
   /** pino level. */
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
@@ -196,7 +196,7 @@ export const envSchema = z.object({
   DEMO_ACCOUNT: optional(
     z.enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' }),
   ),
-  /** Least time between two `market:tick` (and forming `market:candle`) pushes, in real ms; ticks in between are
+  /** Least time between two `market:tick` pushes (each carries the forming chart candle), in real ms; ticks in between are
    * coalesced to the newest. 250 = at most 4 per second, whatever SIM_SPEED makes the feed tick at. */
   TICK_BROADCAST_MS: z.coerce
     .number({ error: 'must be a number of milliseconds' })
@@ -220,6 +220,20 @@ export const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9]{1,20}$/, 'must be 1-20 letters or digits')
     .default('OPTIONPILOT'),
+  /** Longest time a client may take to send one whole request (headers and body); past it the server answers 408
+   * and closes the connection, so a client trickling a body cannot hold a connection (and its memory) for Node's
+   * 5-minute default. WebSocket connections and responses being streamed out are not affected. */
+  REQUEST_TIMEOUT: duration('30s', 1000, 86_400_000),
+  /** Open TCP connections one client address may hold at once (an IPv6 address counts as its /64); connections
+   * beyond it are closed at once. Loopback is never capped (a reverse proxy on the same machine, tests). Default
+   * 64, or 0 (off) with TRUST_PROXY, where every connection comes from the proxy and the proxy must cap clients. */
+  MAX_CONNECTIONS_PER_IP: optional(
+    z.coerce
+      .number({ error: 'must be a whole number' })
+      .int('must be a whole number')
+      .min(0, 'must be between 0 and 100000')
+      .max(100_000, 'must be between 0 and 100000'),
+  ),
   /** Largest accepted JSON body; larger requests get 413. */
   BODY_LIMIT: z
     .string()
@@ -301,238 +315,18 @@ export const envSchema = z.object({
    * message show it. Unset: traders are told to ask the operator.
    */
   EGRESS_IP: optional(z.union([z.ipv4(), z.ipv6()], { error: 'must be an IPv4 or IPv6 address' })),
+  /** The NTP server `npm run doctor` measures the clock against: a host name or address, optionally `:port`
+   * (IPv6 in brackets); the server itself never calls it. */
+  NTP_SERVER: z
+    .string()
+    .regex(
+      /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/,
+      'must be a host name or address, optionally :port',
+    )
+    .default('pool.ntp.org'),
   /** Each registered broker's endpoints (`<BROKER>_API_ROOT`, `_LOGIN_URL`, `_WS_ROOT`, …), declared by its folder's
    * definition (server/src/brokers/env.ts has the rule); tests point them at the fakes in test/fakes/. */
   ...brokerEnvShape(BROKER_DEFINITIONS),
 });
 
 export type Env = z.input<typeof envSchema>;
-
-export interface Config {
-  nodeEnv: 'development' | 'production' | 'test';
-  port: number;
-  host: string;
-  dataDir: string;
-  databaseUrl: string | undefined;
-  publicUrl: string;
-  trustProxy: boolean;
-  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  jwtTtlMs: number;
-  /** sign-ups per IP address per hour; 0 = unlimited */
-  registerLimitPerIp: number;
-  jwtSecret: string | undefined;
-  encryptionKey: string | undefined;
-  adminEmail: string | undefined;
-  smtpUrl: string | undefined;
-  /** without SMTP, reset links are returned by the API (development/test only; see RESET_LINK_IN_RESPONSE) */
-  resetLinkInResponse: boolean;
-  mailFrom: string;
-  /** SMTP_MAX_CONNECTIONS: the notification e-mail pool's size */
-  smtpMaxConnections: number;
-  feed: string;
-  /** the market-data account of a broker feed (FEED_ACCOUNT) */
-  feedAccount: string | undefined;
-  simSpeed: number;
-  simSeed: number | undefined;
-  simSession: 'always' | 'market';
-  tickBroadcastMs: number;
-  razorpay:
-    | {
-        keyId: string;
-        keySecret: string;
-        webhookSecret: string | undefined;
-        /** RAZORPAY_API_ROOT, no trailing slash */
-        apiRoot: string;
-        /** RAZORPAY_CHECKOUT_URL: the checkout.js the browser loads in live mode */
-        checkoutUrl: string;
-      }
-    | undefined;
-  algoTag: string;
-  bodyLimit: string;
-  webDistDir: string;
-  version: string;
-  /** the operator's business details (invoices, landing page, e-mails) */
-  operator: OperatorDetails;
-  /** operator variables still unset or at their placeholder value (production refuses to start with any) */
-  operatorPlaceholders: readonly OperatorVariable[];
-  /**
-   * the visitors' demo account: `on`, `off` (DEMO_ACCOUNT=false, or NODE_ENV=test by default) or `live_feed`
-   * (hidden because the feed carries the real market)
-   */
-  demo: 'on' | 'off' | 'live_feed';
-  /** where each registered broker is reached (`<BROKER>_*` variables) */
-  brokerEndpoints: Partial<Record<BrokerType, BrokerEndpoints>>;
-  /** EGRESS_IP: the static IP traders whitelist at their broker; undefined when not configured */
-  egressIp: string | undefined;
-  /** the Telegram bot (TELEGRAM_BOT_TOKEN, TELEGRAM_API_ROOT without a trailing slash); undefined when not configured */
-  telegram: { botToken: string; apiRoot: string } | undefined;
-}
-
-export interface OperatorDetails {
-  legalName: string;
-  address: string;
-  /** GST state code, two digits */
-  stateCode: string;
-  gstin: string;
-  supportEmail: string;
-  supportPhone: string;
-  supportHours: string;
-  sac: string;
-  invoicePrefix: string;
-}
-
-/** Raised for an invalid environment; `message` names every offending variable. */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
-
-/** Validates `env` (default `process.env`) into a typed Config, or throws ConfigError naming each bad variable. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
-  }
-  const e = parsed.data;
-  const razorpayParts = [e.RAZORPAY_KEY_ID, e.RAZORPAY_KEY_SECRET];
-  if (razorpayParts.some(Boolean) && !razorpayParts.every(Boolean)) {
-    throw new ConfigError(
-      'Invalid configuration:\n  RAZORPAY_KEY_SECRET: RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET must be set together (or both unset for test mode)',
-    );
-  }
-  const feedBroker = Object.hasOwn(BROKER_FEEDS, e.FEED) ? BROKER_FEEDS[e.FEED] : undefined;
-  if (feedBroker !== undefined && !e.FEED_ACCOUNT) {
-    throw new ConfigError(
-      `Invalid configuration:\n  FEED_ACCOUNT: FEED=${e.FEED} needs the e-mail of the account whose ${BROKER_LABELS[feedBroker]} session streams the market`,
-    );
-  }
-  const liveFeed = feedBroker !== undefined;
-  const demoWanted =
-    e.DEMO_ACCOUNT === undefined ? e.NODE_ENV !== 'test' : ['true', '1', 'yes'].includes(e.DEMO_ACCOUNT);
-  const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
-  return {
-    nodeEnv: e.NODE_ENV,
-    port: e.PORT,
-    host: e.HOST,
-    dataDir: resolve(e.DATA_DIR),
-    databaseUrl: e.DATABASE_URL,
-    publicUrl: (e.PUBLIC_URL ?? `http://${displayHost}:${e.PORT}`).replace(/\/+$/, ''),
-    trustProxy: e.TRUST_PROXY,
-    logLevel: e.LOG_LEVEL,
-    jwtTtlMs: e.JWT_TTL,
-    registerLimitPerIp: e.REGISTER_LIMIT_PER_IP,
-    jwtSecret: e.JWT_SECRET,
-    encryptionKey: e.ENCRYPTION_KEY,
-    adminEmail: e.ADMIN_EMAIL,
-    smtpUrl: e.SMTP_URL,
-    resetLinkInResponse:
-      e.SMTP_URL === undefined &&
-      (e.RESET_LINK_IN_RESPONSE === undefined
-        ? e.NODE_ENV !== 'production'
-        : ['true', '1', 'yes'].includes(e.RESET_LINK_IN_RESPONSE)),
-    mailFrom: e.MAIL_FROM,
-    smtpMaxConnections: e.SMTP_MAX_CONNECTIONS,
-    feed: e.FEED,
-    feedAccount: e.FEED_ACCOUNT?.toLowerCase(),
-    simSpeed: e.SIM_SPEED,
-    simSeed: e.SIM_SEED,
-    simSession: e.SIM_SESSION,
-    tickBroadcastMs: e.TICK_BROADCAST_MS,
-    razorpay:
-      e.RAZORPAY_KEY_ID && e.RAZORPAY_KEY_SECRET
-        ? {
-            keyId: e.RAZORPAY_KEY_ID,
-            keySecret: e.RAZORPAY_KEY_SECRET,
-            webhookSecret: e.RAZORPAY_WEBHOOK_SECRET,
-            apiRoot: e.RAZORPAY_API_ROOT.replace(/\/+$/, ''),
-            checkoutUrl: e.RAZORPAY_CHECKOUT_URL,
-          }
-        : undefined,
-    algoTag: e.ALGO_TAG,
-    bodyLimit: e.BODY_LIMIT,
-    webDistDir: resolve(REPO_ROOT, e.WEB_DIST_DIR),
-    version: packageJson.version,
-    operator: {
-      legalName: e.OPERATOR_LEGAL_NAME,
-      address: e.OPERATOR_ADDRESS,
-      stateCode: e.OPERATOR_STATE_CODE,
-      gstin: e.OPERATOR_GSTIN,
-      supportEmail: e.SUPPORT_EMAIL,
-      supportPhone: e.SUPPORT_PHONE,
-      supportHours: e.SUPPORT_HOURS,
-      sac: e.INVOICE_SAC,
-      invoicePrefix: e.INVOICE_PREFIX,
-    },
-    operatorPlaceholders: operatorPlaceholdersOf(env, e),
-    demo: !demoWanted ? 'off' : liveFeed ? 'live_feed' : 'on',
-    brokerEndpoints: brokerEndpointsOf(BROKER_DEFINITIONS, e),
-    egressIp: e.EGRESS_IP,
-    telegram:
-      e.TELEGRAM_BOT_TOKEN === undefined
-        ? undefined
-        : { botToken: e.TELEGRAM_BOT_TOKEN, apiRoot: e.TELEGRAM_API_ROOT.replace(/\/+$/, '') },
-  };
-}
-
-/** The operator variables that are unset, or set to the placeholder they ship with (compared once normalised). */
-function operatorPlaceholdersOf(
-  env: Record<string, string | undefined>,
-  parsed: z.output<typeof envSchema>,
-): OperatorVariable[] {
-  const unset = (name: OperatorVariable) => (env[name] ?? '').trim() === '';
-  const placeholder = (name: Exclude<OperatorVariable, 'SUPPORT_HOURS'>) =>
-    unset(name) || parsed[name] === OPERATOR_PLACEHOLDERS[name];
-  return [
-    ...(
-      ['OPERATOR_LEGAL_NAME', 'OPERATOR_ADDRESS', 'OPERATOR_GSTIN', 'SUPPORT_EMAIL', 'SUPPORT_PHONE'] as const
-    ).filter(placeholder),
-    ...(unset('SUPPORT_HOURS') ? (['SUPPORT_HOURS'] as const) : []),
-  ];
-}
-
-/**
- * Production must not print placeholders on tax invoices and pages: throws a ConfigError naming every operator
- * variable still at its placeholder (and a state code that contradicts the GSTIN). Other modes pass.
- */
-export function assertProductionReady(config: Config): void {
-  if (config.nodeEnv !== 'production') return;
-  const lines = config.operatorPlaceholders.map(
-    (name) => `  ${name}: must be set for NODE_ENV=production: ${OPERATOR_VARIABLE_MEANING[name]}`,
-  );
-  const { gstin, stateCode } = config.operator;
-  if (!config.operatorPlaceholders.includes('OPERATOR_GSTIN') && !gstin.startsWith(stateCode)) {
-    lines.push(
-      `  OPERATOR_STATE_CODE: must be the state code of OPERATOR_GSTIN (${gstin.slice(0, 2)}), not ${stateCode}`,
-    );
-  }
-  if (lines.length === 0) return;
-  throw new ConfigError(
-    `Invalid configuration: the operator's details are still placeholders; set them before starting in production:\n${lines.join('\n')}`,
-  );
-}
-
-/** The explicit list of settings the browser may see (`GET /api/config`); nothing else of Config leaves the server. */
-export function publicConfig(config: Config): PublicConfigDto {
-  return {
-    version: config.version,
-    paymentTestMode: config.razorpay === undefined,
-    razorpayKeyId: config.razorpay?.keyId ?? null,
-    feed: { kind: config.feed.split(':')[0] ?? config.feed, simulated: config.feed === 'sim' },
-    sessionMode: config.simSession,
-    demoAvailable: config.demo === 'on',
-    operator: operatorPublicDetails(config.operator),
-  };
-}
-
-/** The operator's details as shown to anyone: landing page, footer, and the supplier block of invoices. */
-export function operatorPublicDetails(operator: OperatorDetails): PublicConfigDto['operator'] {
-  return {
-    legalName: operator.legalName,
-    address: operator.address,
-    stateCode: operator.stateCode,
-    gstin: operator.gstin,
-    supportEmail: operator.supportEmail,
-    supportPhone: operator.supportPhone,
-    supportHours: operator.supportHours,
-  };
-}
