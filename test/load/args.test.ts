@@ -53,6 +53,8 @@ describe('parseBenchArgs', () => {
     [['--nodes'], /needs a value/],
     [['--nodes', '2', '--phases', 'rest,baseline'], /include product in --phases/],
     [['--nodes', '3', '--clients', '2', '--processes', '1'], /--nodes \(3\) cannot exceed --clients \(2\)/],
+    [['--rounds', '0'], /between 1 and 50/],
+    [['--rounds', '2', '--phases', 'product,rest'], /--rounds 2 interleaves .*include both in --phases/],
   ])('refuses %j with a message naming the problem', (argv, message) => {
     expect(() => parseBenchArgs(argv)).toThrow(UsageError);
     expect(() => parseBenchArgs(argv)).toThrow(message);
@@ -60,6 +62,18 @@ describe('parseBenchArgs', () => {
 
   it('never signs in more users than there are clients', () => {
     expect(parseBenchArgs(['--clients', '2', '--processes', '1', '--users', '10']).users).toBe(2);
+  });
+});
+
+describe('--rounds', () => {
+  it('is one round (each phase once) by default and takes any count up to 50 with both socket phases', () => {
+    expect(parseBenchArgs([]).rounds).toBe(1);
+    expect(parseBenchArgs(['--rounds', '8', '--phases', 'product,baseline'])).toMatchObject({
+      rounds: 8,
+      phases: ['product', 'baseline'],
+    });
+    expect(parseBenchArgs(['--rounds=50']).rounds).toBe(50);
+    expect(USAGE).toMatch(/--rounds R/);
   });
 });
 

@@ -25,6 +25,11 @@ export interface BenchOptions {
    * over that many nodes on PostgreSQL + Redis, compared with the single node; 1 = no cluster phase
    */
   nodes: number;
+  /**
+   * rounds of the product and baseline phases, interleaved (P B, B P, P B, …) with both servers up throughout:
+   * slow drift of a shared machine then falls on both sides alike; 1 = each phase once, product first
+   */
+  rounds: number;
   /** LOG_LEVEL of the product server (`info` is the shipped default: one access-log line per request) */
   logLevel: string;
   /** print the results as one JSON object instead of tables */
@@ -44,6 +49,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   users: 4,
   phases: [...ALL_PHASES],
   nodes: 1,
+  rounds: 1,
   logLevel: 'info',
   json: false,
   cpuProf: false,
@@ -68,6 +74,8 @@ export const USAGE = `Usage: npm run bench:live -- [options]
                       N nodes on PostgreSQL + Redis and compare p99 (default ${DEFAULT_OPTIONS.nodes}: single node only);
                       PostgreSQL: TEST_DATABASE_URL, else DATABASE_URL, else ${DEFAULT_DATABASE_SERVER}
                       Redis: TEST_REDIS_URL, else ${DEFAULT_REDIS_URL}
+  --rounds R          R ≥ 2: run the product and baseline phases R times each, interleaved (P B, B P, …)
+                      with both servers up, and judge p99 over every round's samples (default ${DEFAULT_OPTIONS.rounds})
   --log-level LEVEL   LOG_LEVEL of the product server (default ${DEFAULT_OPTIONS.logLevel})
   --json              print one JSON object instead of tables
   --cpu-prof          profile the product server (V8 --cpu-prof; the .cpuprofile path is printed)
@@ -80,7 +88,15 @@ export class UsageError extends Error {
 }
 
 type IntOption =
-  'clients' | 'processes' | 'durationS' | 'warmupS' | 'restSeconds' | 'restRate' | 'users' | 'nodes';
+  | 'clients'
+  | 'processes'
+  | 'durationS'
+  | 'warmupS'
+  | 'restSeconds'
+  | 'restRate'
+  | 'users'
+  | 'nodes'
+  | 'rounds';
 
 const INT_OPTIONS: Record<string, { key: IntOption; min: number; max: number }> = {
   '--clients': { key: 'clients', min: 1, max: 20_000 },
@@ -91,6 +107,7 @@ const INT_OPTIONS: Record<string, { key: IntOption; min: number; max: number }> 
   '--rest-rate': { key: 'restRate', min: 1, max: 100_000 },
   '--users': { key: 'users', min: 1, max: 50 },
   '--nodes': { key: 'nodes', min: 1, max: 8 },
+  '--rounds': { key: 'rounds', min: 1, max: 50 },
 };
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -158,6 +175,11 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   if (options.nodes > 1 && !options.phases.includes('product')) {
     throw new UsageError(
       `--nodes ${options.nodes} compares the cluster with the single-node product phase: include product in --phases`,
+    );
+  }
+  if (options.rounds > 1 && !(options.phases.includes('product') && options.phases.includes('baseline'))) {
+    throw new UsageError(
+      `--rounds ${options.rounds} interleaves the product and baseline phases: include both in --phases`,
     );
   }
   if (options.nodes > options.clients) {

@@ -4,7 +4,8 @@
 // measures REST at a fixed rate (`/api/user/stats` beside the bare `/api/ping`); with --nodes N, runs the same
 // clients round-robin over N nodes on PostgreSQL + Redis (cluster-nodes.ts) and compares with the single node; then
 // runs the same clients against a bare Socket.IO server broadcasting the same payload at the same rate (the
-// baseline), and prints the comparison.
+// baseline), and prints the comparison. With --rounds R the product and baseline phases instead alternate R times
+// each (P B, B P, …) with both servers up, and the comparison pools every round's samples.
 // Every wait is bounded, children die with the bench (exit, Ctrl-C, a watchdog), and the exit code is 0 whenever
 // the run completed, whatever the figures: a missed target is a finding, not an error.
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -28,15 +29,17 @@ import { checkClusterServers, SetupError, startCluster } from './cluster-nodes';
 import { ownOpenFilesLimit, readCpuTicks, readMemory, type MemorySample } from './proc';
 import type { BareServerReport, ConnectReport, WorkerCommand, WorkerResult } from './protocol';
 import {
+  poolRounds,
   renderReport,
   summarizeMemory,
   tickNotes,
   type BenchReport,
   type NodeResult,
   type RestResult,
+  type RoundResult,
   type SocketPhaseResult,
 } from './report';
-import { createHistogram, fromWire, mergeInto, summarize, type Histogram } from './stats';
+import { createHistogram, fromWire, mergeInto, ratio, summarize, type Histogram } from './stats';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '../..');
@@ -306,6 +309,12 @@ interface ServerUnderTest {
 const cpuPercent = (from: number | null, to: number | null, seconds: number): number | null =>
   from === null || to === null ? null : ((to - from) / CLOCK_TICKS_PER_S / seconds) * 100;
 
+/** A socket phase's result and its latency histogram (rounds pool the histograms, not the percentiles). */
+interface PhaseRun {
+  result: SocketPhaseResult;
+  histogram: Histogram;
+}
+
 async function runSocketPhase(props: {
   label: SocketPhaseResult['label'];
   /** one server, or the cluster's nodes: socket k connects to servers[k mod n] (round-robin) */
@@ -313,7 +322,7 @@ async function runSocketPhase(props: {
   tokens: readonly string[];
   options: BenchOptions;
   processes: number;
-}): Promise<SocketPhaseResult> {
+}): Promise<PhaseRun> {
   const { label, servers, tokens, options, processes } = props;
   const pids = servers.map((server) => server.pid);
   const idle = pids.map((pid) => readMemory(pid));
@@ -442,7 +451,60 @@ async function runSocketPhase(props: {
     `${label}: p50 ${summary.latency?.p50 ?? '–'} ms, p99 ${summary.latency?.p99 ?? '–'} ms over ` +
       `${summary.latency?.count ?? 0} samples`,
   );
-  return summary;
+  return { result: summary, histogram: latency };
+}
+
+/** The bare server ignores auth, but its clients send a token anyway so they do exactly the same work. */
+const BARE_TOKENS = ['bare-server-ignores-this-token'];
+
+/**
+ * --rounds: the product and baseline phases `options.rounds` times each, interleaved P B, B P, P B, … with both
+ * servers up throughout, so a slow drift of a shared machine (its other work, thermal state, the page cache) falls
+ * on both sides alike instead of on whichever phase ran second. The verdict pools every round's samples.
+ */
+async function runRounds(props: {
+  product: ServerUnderTest;
+  bare: ServerUnderTest;
+  tokens: readonly string[];
+  options: BenchOptions;
+  processes: number;
+}): Promise<{ product: SocketPhaseResult; baseline: SocketPhaseResult; rounds: RoundResult[] }> {
+  const { product, bare, tokens, options, processes } = props;
+  const runs: Record<RoundResult['first'], PhaseRun[]> = { product: [], baseline: [] };
+  const rounds: RoundResult[] = [];
+  for (let round = 1; round <= options.rounds; round += 1) {
+    const order: RoundResult['first'][] = round % 2 === 1 ? ['product', 'baseline'] : ['baseline', 'product'];
+    for (const label of order) {
+      log(`round ${round}/${options.rounds}: ${label}`);
+      const isProduct = label === 'product';
+      runs[label].push(
+        await runSocketPhase({
+          label,
+          servers: [isProduct ? product : bare],
+          tokens: isProduct ? tokens : BARE_TOKENS,
+          options,
+          processes,
+        }),
+      );
+    }
+    const own = (label: RoundResult['first']) => runs[label].at(-1)?.result.latency ?? null;
+    rounds.push({
+      round,
+      first: order[0] ?? 'product',
+      product: own('product'),
+      baseline: own('baseline'),
+      ratio: ratio(own('product')?.p99, own('baseline')?.p99),
+    });
+  }
+  const pool = (list: readonly PhaseRun[]): SocketPhaseResult => {
+    const all = createHistogram();
+    for (const run of list) mergeInto(all, run.histogram);
+    return poolRounds(
+      list.map((run) => run.result),
+      summarize(all),
+    );
+  };
+  return { product: pool(runs.product), baseline: pool(runs.baseline), rounds };
 }
 
 async function startBareServer(intervalMs: number): Promise<{ child: ChildProcess; url: string }> {
@@ -524,7 +586,8 @@ async function runClusterPhase(options: BenchOptions, processes: number): Promis
   try {
     for (const node of cluster.nodes) log(`cluster: ${node.role} at ${node.url} (pid ${node.pid})`);
     const tokens = await signInUsers(cluster.nodes[0]?.url ?? '', options.users);
-    return await runSocketPhase({ label: 'cluster', servers: cluster.nodes, tokens, options, processes });
+    return (await runSocketPhase({ label: 'cluster', servers: cluster.nodes, tokens, options, processes }))
+      .result;
   } finally {
     dropCluster = null;
     await cluster.close();
@@ -601,7 +664,7 @@ async function main(): Promise<void> {
   // Watchdog: generous per-step budgets; a bench that hangs past them is stopped with its children.
   const budgetS =
     300 +
-    socketPhases * (180 + options.warmupS + options.durationS) +
+    socketPhases * options.rounds * (180 + options.warmupS + options.durationS) +
     (phases.has('rest') ? 2 * (options.restSeconds + REST_WARMUP_S + 30) : 0);
   setTimeout(() => {
     process.stderr.write(`bench:live: still running after ${budgetS} s, giving up\n`);
@@ -627,16 +690,26 @@ async function main(): Promise<void> {
     const product = await startProduct(options, profileDir);
     const pid = product.child.pid ?? 0;
     const tokens = await signInUsers(product.url, options.users);
-    if (phases.has('product')) {
-      report.product = await runSocketPhase({
-        label: 'product',
-        servers: [{ url: product.url, pid, role: 'leader' }],
+    const productServer: ServerUnderTest = { url: product.url, pid, role: 'leader' };
+    if (phases.has('product') && options.rounds > 1) {
+      const bare = await startBareServer(baselineIntervalMs);
+      const interleaved = await runRounds({
+        product: productServer,
+        bare: { url: bare.url, pid: bare.child.pid ?? 0, role: 'leader' },
         tokens,
         options,
         processes,
       });
-      notes.push(...tickNotes(report.product, baselineIntervalMs));
+      await stopChild(bare.child, 'SIGTERM', 5000);
+      report.product = interleaved.product;
+      report.baseline = interleaved.baseline;
+      report.rounds = interleaved.rounds;
+    } else if (phases.has('product')) {
+      report.product = (
+        await runSocketPhase({ label: 'product', servers: [productServer], tokens, options, processes })
+      ).result;
     }
+    if (report.product) notes.push(...tickNotes(report.product, baselineIntervalMs));
     if (phases.has('rest') && options.restSeconds > 0) {
       await sleep(2000); // the clients' disconnects settle before the REST measurements
       for (const [path, token] of [
@@ -675,16 +748,17 @@ async function main(): Promise<void> {
     notes.push(...tickNotes(report.cluster, baselineIntervalMs));
   }
 
-  if (phases.has('baseline')) {
+  if (phases.has('baseline') && report.baseline === undefined) {
     const bare = await startBareServer(baselineIntervalMs);
-    // The bare server ignores auth, but the clients send a token anyway so they do exactly the same work.
-    report.baseline = await runSocketPhase({
-      label: 'baseline',
-      servers: [{ url: bare.url, pid: bare.child.pid ?? 0, role: 'leader' }],
-      tokens: ['bare-server-ignores-this-token'],
-      options,
-      processes,
-    });
+    report.baseline = (
+      await runSocketPhase({
+        label: 'baseline',
+        servers: [{ url: bare.url, pid: bare.child.pid ?? 0, role: 'leader' }],
+        tokens: BARE_TOKENS,
+        options,
+        processes,
+      })
+    ).result;
     await stopChild(bare.child, 'SIGTERM', 5000);
   }
 

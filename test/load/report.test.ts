@@ -4,13 +4,16 @@ import {
   formatTable,
   latencyVerdict,
   memoryVerdict,
+  poolRounds,
   renderReport,
   restVerdict,
+  roundsSpread,
   summarizeMemory,
   tickNotes,
   type BenchReport,
   type NodeResult,
   type RestResult,
+  type RoundResult,
   type SocketPhaseResult,
 } from './report';
 
@@ -193,6 +196,109 @@ describe('the cluster phase (--nodes)', () => {
     });
     expect(text).not.toMatch(/cluster|Per node/);
     expect(text).toContain('p99 ratio product/baseline: – (target ≤ 1.0) → not judged');
+  });
+});
+
+describe('interleaved rounds (--rounds)', () => {
+  const memory = (peakMb: number) =>
+    summarizeMemory(
+      [
+        { t: 0, rssMb: peakMb - 10, anonMb: null },
+        { t: 1000, rssMb: peakMb, anonMb: null },
+      ],
+      100,
+    );
+  const round = (n: number, first: RoundResult['first'], product: number, bare: number): RoundResult => ({
+    round: n,
+    first,
+    product: { count: 10, min: 1, p50: 20, p90: 40, p99: product, max: product, mean: 20 },
+    baseline: { count: 10, min: 1, p50: 21, p90: 41, p99: bare, max: bare, mean: 21 },
+    ratio: product / bare,
+  });
+
+  it('pools rounds into one phase: the given latency, summed counts, averaged rates, the worst of the rest', () => {
+    const a: SocketPhaseResult = {
+      ...phase('product', 50, 3000),
+      connected: 3000,
+      connectMs: 900,
+      connectErrors: ['ECONNRESET'],
+      ticksPerSecond: 4,
+      eventsPerClientPerS: { 'market:tick': 4 },
+      disconnects: 1,
+      serverCpuPercent: 8,
+      load1: 1.5,
+      memory: memory(400),
+    };
+    const b: SocketPhaseResult = {
+      ...phase('product', 90, 3000),
+      connected: 2998,
+      failed: 2,
+      connectMs: 1200,
+      connectErrors: ['ECONNRESET', 'timeout'],
+      ticksPerSecond: 3.8,
+      eventsPerClientPerS: { 'market:tick': 3.8, 'market:candle': 0.02 },
+      disconnects: 2,
+      serverCpuPercent: 12,
+      load1: 2.5,
+      memory: memory(380),
+    };
+    const pooled = { count: 200, min: 1, p50: 2, p90: 3, p99: 77, max: 90, mean: 2 };
+    const result = poolRounds([a, b], pooled);
+    expect(result).toMatchObject({
+      label: 'product',
+      clients: 3000,
+      connected: 2998,
+      failed: 2,
+      connectErrors: ['ECONNRESET', 'timeout'],
+      connectMs: 1200,
+      recordedS: 20,
+      latency: pooled,
+      disconnects: 3,
+      load1: 2.5,
+    });
+    expect(result.ticksPerSecond).toBeCloseTo(3.9);
+    expect(result.serverCpuPercent).toBeCloseTo(10);
+    expect(result.eventsPerClientPerS['market:tick']).toBeCloseTo(3.9);
+    expect(result.eventsPerClientPerS['market:candle']).toBeCloseTo(0.01);
+    expect(result.memory?.peakMb).toBe(400);
+    // A round without a CPU reading makes the mean unknown, not a smaller number.
+    expect(poolRounds([a, { ...b, serverCpuPercent: null }], pooled).serverCpuPercent).toBeNull();
+    expect(() => poolRounds([], pooled)).toThrow(RangeError);
+  });
+
+  it('reports the median round ratio and how many rounds were within the target for the client count', () => {
+    const rounds = [
+      round(1, 'product', 90, 100),
+      round(2, 'baseline', 120, 100),
+      round(3, 'product', 99, 100),
+    ];
+    expect(roundsSpread(rounds, 3000)).toEqual({ median: 0.99, within: 2, judged: 3, target: 1.0 });
+    const even = [...rounds, round(4, 'baseline', 105, 100)];
+    expect(roundsSpread(even, 10_000)).toMatchObject({ median: 1.02, within: 3, judged: 4, target: 1.1 });
+    expect(roundsSpread([{ ...round(1, 'product', 1, 1), ratio: null }], 10)).toMatchObject({
+      median: null,
+      judged: 0,
+    });
+  });
+
+  it('judges the pooled p99 and prints each round with the order it ran in', () => {
+    const text = renderReport({
+      clients: 3000,
+      processes: 4,
+      durationS: 30,
+      machine: { cpus: 2, node: '20.20.2', openFilesSoftLimit: 20_000 },
+      product: phase('product', 95, 3000),
+      baseline: phase('baseline', 100, 3000),
+      rounds: [round(1, 'product', 90, 100), round(2, 'baseline', 110, 100)],
+      rest: [],
+      notes: [],
+    });
+    expect(text).toContain(
+      "p99 ratio product/baseline over 2 interleaved rounds' samples: 0.95 (target ≤ 1.0) → met",
+    );
+    expect(text).toMatch(/^1\s+product\s+20\.0\s+90\.0\s+21\.0\s+100\.0\s+0\.90$/m);
+    expect(text).toMatch(/^2\s+baseline\s+20\.0\s+110\.0\s+21\.0\s+100\.0\s+1\.10$/m);
+    expect(text).toContain('median round ratio 1.00; 1 of 2 rounds within 1.0');
   });
 });
 

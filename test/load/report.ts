@@ -70,6 +70,17 @@ export interface SocketPhaseResult {
   memory: MemorySummary | null;
 }
 
+/** One round of an interleaved run (--rounds): the product and the bare server, same clients, back to back. */
+export interface RoundResult {
+  round: number;
+  /** the phase that ran first in this round (the order alternates, so neither side always runs on a warmer machine) */
+  first: 'product' | 'baseline';
+  product: LatencySummary | null;
+  baseline: LatencySummary | null;
+  /** this round's product p99 over its baseline p99 */
+  ratio: number | null;
+}
+
 export interface RestResult {
   path: string;
   targetRate: number;
@@ -121,6 +132,57 @@ export function latencyVerdict(
   const target = TARGETS.latencyRatio(product?.clients ?? 0);
   const verdict: Verdict = r === null ? 'not judged' : r <= target ? 'met' : 'missed';
   return { ratio: r, target, verdict };
+}
+
+/**
+ * Several rounds of one phase as one result: latency over every round's samples (`pooled`, from the merged
+ * histograms), counts summed, rates and CPU averaged, the worst connect time, load and disconnect count, and the
+ * memory of the round whose RSS peaked highest (the server stays up across rounds; a soak is one long round).
+ */
+export function poolRounds(
+  rounds: readonly SocketPhaseResult[],
+  pooled: LatencySummary | null,
+): SocketPhaseResult {
+  const first = rounds[0];
+  if (first === undefined) throw new RangeError('poolRounds needs at least one round');
+  const mean = (values: ReadonlyArray<number | null>): number | null =>
+    values.some((v) => v === null) ? null : values.reduce<number>((a, v) => a + (v ?? 0), 0) / values.length;
+  const eventNames = [...new Set(rounds.flatMap((r) => Object.keys(r.eventsPerClientPerS)))];
+  const peakOf = (r: SocketPhaseResult) => r.memory?.peakMb ?? -Infinity;
+  return {
+    label: first.label,
+    clients: first.clients,
+    connected: Math.min(...rounds.map((r) => r.connected)),
+    failed: Math.max(...rounds.map((r) => r.failed)),
+    connectErrors: [...new Set(rounds.flatMap((r) => r.connectErrors))],
+    connectMs: Math.max(...rounds.map((r) => r.connectMs)),
+    recordedS: rounds.reduce((a, r) => a + r.recordedS, 0),
+    latency: pooled,
+    ticksPerSecond: mean(rounds.map((r) => r.ticksPerSecond)),
+    eventsPerClientPerS: Object.fromEntries(
+      eventNames.map((name) => [name, mean(rounds.map((r) => r.eventsPerClientPerS[name] ?? 0)) ?? 0]),
+    ),
+    disconnects: rounds.reduce((a, r) => a + r.disconnects, 0),
+    serverCpuPercent: mean(rounds.map((r) => r.serverCpuPercent)),
+    clientsCpuPercent: mean(rounds.map((r) => r.clientsCpuPercent)),
+    load1: Math.max(...rounds.map((r) => r.load1)),
+    memory: rounds.reduce((worst, r) => (peakOf(r) > peakOf(worst) ? r : worst), first).memory,
+  };
+}
+
+/** The rounds' spread: the median of the per-round ratios and how many rounds were within the target. */
+export function roundsSpread(rounds: readonly RoundResult[], clients: number) {
+  const ratios = rounds.map((r) => r.ratio).filter((r): r is number => r !== null);
+  const sorted = [...ratios].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  const median =
+    sorted.length === 0
+      ? null
+      : sorted.length % 2 === 1
+        ? (sorted[mid] ?? null)
+        : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+  const target = TARGETS.latencyRatio(clients);
+  return { median, within: ratios.filter((r) => r <= target).length, judged: ratios.length, target };
 }
 
 /** Cluster p99 within TARGETS.clusterRatio of the single node's, measured in the same run. */
@@ -203,6 +265,8 @@ export interface BenchReport {
   /** present with --nodes ≥ 2 */
   cluster?: SocketPhaseResult;
   baseline?: SocketPhaseResult;
+  /** present with --rounds ≥ 2: each round's figures; `product` and `baseline` then pool every round's samples */
+  rounds?: RoundResult[];
   rest: RestResult[];
   notes: string[];
 }
@@ -251,7 +315,11 @@ export function renderReport(report: BenchReport): string {
       ),
     );
     const { ratio: r, target, verdict } = latencyVerdict(report.product, report.baseline);
-    out.push(`p99 ratio product/baseline: ${fmt(r, 2)} (target ≤ ${target.toFixed(1)}) → ${verdict}`);
+    const pooled = report.rounds ? ` over ${report.rounds.length} interleaved rounds' samples` : '';
+    out.push(
+      `p99 ratio product/baseline${pooled}: ${fmt(r, 2)} (target ≤ ${target.toFixed(1)}) → ${verdict}`,
+    );
+    if (report.rounds) out.push(...renderRounds(report.rounds, report.clients));
     if (report.cluster) out.push(...renderCluster(report.product, report.cluster));
     out.push('', 'Server memory (RSS, MB) while the clients were connected');
     out.push(
@@ -339,6 +407,28 @@ export function renderReport(report: BenchReport): string {
 /** `cluster (2 nodes)` for the cluster phase, the label otherwise. */
 function phaseName(p: SocketPhaseResult): string {
   return p.nodes === undefined ? p.label : `${p.label} (${p.nodes.length} nodes)`;
+}
+
+/** Each round's p50 and p99 on both servers, its ratio, and the rounds' median and count within the target. */
+function renderRounds(rounds: readonly RoundResult[], clients: number): string[] {
+  const { median, within, judged, target } = roundsSpread(rounds, clients);
+  return [
+    '',
+    'Interleaved rounds (latency ms; both servers up throughout)',
+    formatTable(
+      ['round', 'first', 'product p50', 'product p99', 'bare p50', 'bare p99', 'p99 ratio'],
+      rounds.map((r) => [
+        String(r.round),
+        r.first,
+        fmt(r.product?.p50),
+        fmt(r.product?.p99),
+        fmt(r.baseline?.p50),
+        fmt(r.baseline?.p99),
+        fmt(r.ratio, 2),
+      ]),
+    ),
+    `median round ratio ${fmt(median, 2)}; ${within} of ${judged} rounds within ${target.toFixed(1)}`,
+  ];
 }
 
 /** The cluster's verdict against the single node and its per-node table (latency, CPU, RSS). */
