@@ -1,8 +1,13 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // One Vitest run covers every package; each package is a project with its own environment.
 export default defineConfig({
   test: {
+    // Vitest's default (one worker fewer than the CPUs) is a single worker on CI's 2 cores, and most of the suite
+    // waits on real servers, sockets and child processes rather than computing: two workers there took the run from
+    // 1,023 s to 686 s, every test green. Machines with more cores keep the default.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         test: {
