@@ -23,6 +23,11 @@ vi.mock('../features/dashboard/UserDashboard', async () => {
   };
 });
 
+// The admin pages open the live socket; one that never connects keeps these tests off the network.
+vi.mock('socket.io-client', () => ({
+  io: vi.fn(() => ({ connected: false, on: vi.fn(), connect: vi.fn(), disconnect: vi.fn() })),
+}));
+
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
@@ -57,6 +62,7 @@ describe('route guards (spec §2 route table)', () => {
 
     it('shows the admin panel to admins', async () => {
       signInAs('admin');
+      installFetch({}); // the panel's data calls answer 404 here: only the route is under test
       renderApp('/');
       expect(await screen.findByRole('heading', ADMIN_PANEL)).toBeTruthy();
     });
@@ -89,6 +95,7 @@ describe('route guards (spec §2 route table)', () => {
 
     it('shows the users page to admins', async () => {
       signInAs('admin');
+      installFetch({}); // the page's data calls answer 404 here: only the route is under test
       const { router } = renderApp('/admin/users');
       expect(await screen.findByRole('heading', { name: 'Users', level: 1 })).toBeTruthy();
       expect(router.state.location.pathname).toBe('/admin/users');

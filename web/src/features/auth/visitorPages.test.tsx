@@ -8,6 +8,8 @@ import { RESET_REDIRECT_DELAY_MS } from './ResetPasswordPage';
 
 vi.mock('../landing/LandingPage', () => ({ LandingPage: () => <div>landing page marker</div> }));
 vi.mock('../dashboard/UserDashboard', () => ({ UserDashboard: () => <h1>user dashboard marker</h1> }));
+// The panel loads its data and opens its socket (its own tests cover that); here only the arrival at /admin counts.
+vi.mock('../admin/AdminPanelPage', () => ({ AdminPanelPage: () => <h1>admin panel marker</h1> }));
 
 afterEach(() => {
   vi.useRealTimers();
@@ -157,6 +159,7 @@ describe('/admin-login', () => {
     type(/^Password/, 'Secret123');
     fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin'));
+    expect(await screen.findByText('admin panel marker')).toBeTruthy();
     expect(useSessionStore.getState().status).toBe('admin');
   });
 
@@ -177,6 +180,7 @@ describe('/admin-login', () => {
     signInAs('admin');
     const { router } = renderApp('/admin-login');
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin'));
+    expect(await screen.findByText('admin panel marker')).toBeTruthy();
   });
 });
 

@@ -29,5 +29,9 @@ describe('/admin/messages', { timeout: 20_000 }, () => {
     await waitFor(() =>
       expect(api.called('PATCH', '/api/admin/contact-messages/3')[0]?.body).toEqual({ read: true }),
     );
+    // …and the list is read again, so the badge and the unread count follow.
+    await waitFor(() =>
+      expect(api.called('GET', '/api/admin/contact-messages?page=1&pageSize=20')).toHaveLength(2),
+    );
   });
 });
