@@ -78,8 +78,9 @@ describe('fyersOrderSocket$', () => {
       silenceMs: 50,
     }).subscribe((event) => events.push(event.type));
     try {
+      // The server sees the second connection before the client's own `open` (the second `up`) has run.
       await new Promise<void>((resolve) => {
-        const check = () => (seen.length >= 2 ? resolve() : setTimeout(check, 10));
+        const check = () => (seen.length >= 2 && events.length >= 4 ? resolve() : setTimeout(check, 10));
         check();
       });
       expect(seen[0]?.authorization).toBe('APP-100:tok');
