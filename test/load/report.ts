@@ -1,6 +1,6 @@
 // Result types of `npm run bench:live`, the target checks and the printed tables (pure: unit-tested).
 import type { LatencySummary, Sample } from './stats';
-import { ratio, slopePerMinute } from './stats';
+import { median, ratio, slopePerMinute } from './stats';
 
 export const TARGETS = {
   /**
@@ -173,16 +173,13 @@ export function poolRounds(
 /** The rounds' spread: the median of the per-round ratios and how many rounds were within the target. */
 export function roundsSpread(rounds: readonly RoundResult[], clients: number) {
   const ratios = rounds.map((r) => r.ratio).filter((r): r is number => r !== null);
-  const sorted = [...ratios].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  const median =
-    sorted.length === 0
-      ? null
-      : sorted.length % 2 === 1
-        ? (sorted[mid] ?? null)
-        : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
   const target = TARGETS.latencyRatio(clients);
-  return { median, within: ratios.filter((r) => r <= target).length, judged: ratios.length, target };
+  return {
+    median: median(ratios),
+    within: ratios.filter((r) => r <= target).length,
+    judged: ratios.length,
+    target,
+  };
 }
 
 /** Cluster p99 within TARGETS.clusterRatio of the single node's, measured in the same run. */

@@ -6,6 +6,7 @@ import {
   percentile,
   ratio,
   recordValue,
+  median,
   slopePerMinute,
   summarize,
   toWire,
@@ -89,6 +90,14 @@ describe('histograms across processes', () => {
       mean: 5,
     });
     expect(summarize(createHistogram())).toBeNull();
+  });
+});
+
+describe('median', () => {
+  it('is the middle value, the mean of the two middle ones for an even count, and null for none', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([])).toBeNull();
   });
 });
 

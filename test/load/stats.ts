@@ -117,6 +117,14 @@ function roundTo(value: number, resolution: number): number {
   return Number(value.toFixed(decimals));
 }
 
+/** The middle value (the mean of the two middle ones for an even count); null for no values. */
+export function median(values: readonly number[]): number | null {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) return null;
+  return sorted.length % 2 === 1 ? (sorted[mid] ?? null) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
+
 export interface Sample {
   /** epoch ms */
   t: number;
