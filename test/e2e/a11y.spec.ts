@@ -6,7 +6,7 @@
 import type { Browser, Page } from '@playwright/test';
 import { expect as baseExpect, test } from './support/fixtures';
 import { openSignedIn } from './support/app';
-import { createAdmin, newTrader, type Admin } from './support/admin';
+import { createAdmin, newTrader, quickSignals, type Admin } from './support/admin';
 import { expectNoSeriousA11yViolations } from './support/axe';
 
 test.use({ isolatedProduct: {}, actionTimeout: 45_000, navigationTimeout: 60_000 });
@@ -16,7 +16,7 @@ test.describe.configure({ mode: 'serial', timeout: 300_000 });
 
 /** A phone's viewport (iPhone 12–15 class). */
 const PHONE = { width: 390, height: 844 };
-/** How long the first simulated trade may take at SIM_SPEED 300 on a loaded machine. */
+/** How long the first trade may take on quick signals (normally a second or two) on a loaded machine. */
 const FIRST_TRADE_TIMEOUT_MS = 90_000;
 
 let admin: Admin;
@@ -25,6 +25,8 @@ let traderToken: string;
 test.beforeAll(async ({ playwright, baseURL }) => {
   const request = await playwright.request.newContext({ baseURL });
   admin = await createAdmin(request);
+  // The scan wants a trade row, not a particular strategy: quick signals trade within seconds (support/admin.ts).
+  await quickSignals(request, admin);
   traderToken = (await newTrader(request, 'Kavya', true)).token;
   await request.dispose();
 });

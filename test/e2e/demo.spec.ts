@@ -3,7 +3,7 @@
 // endpoints; the sign-up checkbox links the Terms of Service and Privacy Policy, which name the operator the
 // launcher configured.
 import type { Request } from '@playwright/test';
-import { bearer, createAdmin } from './support/admin';
+import { quickSignals } from './support/admin';
 import { expect, test } from './support/fixtures';
 
 // Its own server: the admin made here (init-admin works once per database) sets quick signal parameters, so the
@@ -17,18 +17,7 @@ test('View Demo opens a read-only demo dashboard that works signed out and makes
   request,
 }) => {
   await test.step('set-up: quick signals (one bullish or bearish minute), as an admin over the API', async () => {
-    const admin = await createAdmin(request);
-    for (const [name, value] of [
-      ['consecutiveCandles', '1'],
-      ['minMovement', '1'],
-      ['entryOffset', '1'],
-    ] as const) {
-      const saved = await request.put(`/api/admin/control/${name}`, {
-        headers: bearer(admin.token),
-        data: { value },
-      });
-      expect(saved.status(), await saved.text()).toBe(200);
-    }
+    await quickSignals(request);
   });
 
   const requests: Request[] = [];

@@ -4,7 +4,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect as baseExpect, test } from './support/fixtures';
 import { animationsSettled, openSignedIn } from './support/app';
-import { bearer, createAdmin, newTrader, type Admin } from './support/admin';
+import { bearer, createAdmin, newTrader, quickSignals, type Admin } from './support/admin';
 
 const PHONE = { width: 390, height: 844 };
 
@@ -12,7 +12,7 @@ test.use({ isolatedProduct: {}, viewport: PHONE, actionTimeout: 45_000, navigati
 // Two busy cores run this server, its simulated market and the browser: allow for slow answers.
 const expect = baseExpect.configure({ timeout: 45_000 });
 test.describe.configure({ mode: 'serial', timeout: 240_000 });
-/** How long the first simulated trade may take at SIM_SPEED 300 on a loaded machine. */
+/** How long the first trade may take on quick signals (normally a second or two) on a loaded machine. */
 const FIRST_TRADE_TIMEOUT_MS = 90_000;
 /** A signed rupee P&L, e.g. "+₹52.00" or "-₹1,451.21". */
 const SIGNED_PNL = /[+-]₹[\d,]+\.\d{2}/;
@@ -22,6 +22,8 @@ let admin: Admin;
 test.beforeAll(async ({ playwright, baseURL }) => {
   const request = await playwright.request.newContext({ baseURL });
   admin = await createAdmin(request);
+  // The cards want trades, not a particular strategy: quick signals trade within seconds (support/admin.ts).
+  await quickSignals(request, admin);
   await request.dispose();
 });
 
@@ -109,7 +111,7 @@ test.describe('on a desktop', () => {
     });
     expect(login.status(), await login.text()).toBe(200);
     const { token } = (await login.json()) as { token: string };
-    // The trader's first trade comes within seconds on the simulated market (test/e2e/README.md).
+    // On quick signals the trader's first trade comes within seconds.
     await expect
       .poll(
         async () => {

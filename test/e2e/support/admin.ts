@@ -63,16 +63,21 @@ export async function setBotSwitch(
   expect(bot.status(), await bot.text()).toBe(200);
 }
 
-/** Quick signals for the live specs: one bullish minute arms a CALL, one point of movement and entry offset. */
-export async function quickSignals(request: APIRequestContext): Promise<void> {
-  const admin = await createAdmin(request);
+/**
+ * Quick signals, for specs that need a trade but are not about the strategy: one bullish minute arms a CALL, one
+ * point of movement and entry offset, so an eligible account trades within seconds. On the default parameters the
+ * seeded market at SIM_SPEED 300 takes up to 68 s for a first trade (test/e2e/README.md). `admin`:
+ * a spec's own admin; without it the server's first admin is created here.
+ */
+export async function quickSignals(request: APIRequestContext, admin?: Admin): Promise<void> {
+  const { token } = admin ?? (await createAdmin(request));
   for (const [name, value] of [
     ['consecutiveCandles', '1'],
     ['minMovement', '1'],
     ['entryOffset', '1'],
   ] as const) {
     const saved = await request.put(`/api/admin/control/${name}`, {
-      headers: bearer(admin.token),
+      headers: bearer(token),
       data: { value },
     });
     expect(saved.status(), await saved.text()).toBe(200);
