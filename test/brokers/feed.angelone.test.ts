@@ -11,17 +11,9 @@ import { createAccount } from '../../server/src/testing/accounts';
 import { startTestServer, type TestServer } from '../../server/src/testing/server';
 import { startAngelFake, type AngelFake } from '../fakes/angelone/server';
 import { ANGEL_ACCOUNT } from './angeloneHarness';
+import { eventually } from './waiting';
 
 const OPERATOR = 'operator@example.com';
-
-async function eventually(check: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('FEED=angelone', () => {
   let fake: AngelFake;

@@ -11,6 +11,7 @@ import { saveBrokerCredentials, updateBrokerAccount } from '../../server/src/db'
 import { createAccount } from '../../server/src/testing/accounts';
 import { startTestServer, type TestServer } from '../../server/src/testing/server';
 import { startFyersFake, type FyersFake, type FyersFakeApp } from '../fakes/fyers/server';
+import { eventually } from './waiting';
 
 const OPERATOR = 'operator@example.com';
 const APP: FyersFakeApp = {
@@ -20,15 +21,6 @@ const APP: FyersFakeApp = {
   name: 'Operator',
   redirectUrl: 'http://127.0.0.1:9/broker/fyers/callback',
 };
-
-async function eventually(check: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('FEED=fyers', () => {
   let fake: FyersFake;

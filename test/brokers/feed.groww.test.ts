@@ -9,7 +9,7 @@ import { createAccount } from '../../server/src/testing/accounts';
 import { startTestServer, type TestServer } from '../../server/src/testing/server';
 import { startGrowwFake, type GrowwFake } from '../fakes/groww/server';
 import { GROWW_ACCOUNT } from './growwHarness';
-import { eventually } from './liveTrading';
+import { eventually } from './waiting';
 
 const OPERATOR = 'operator@example.com';
 

@@ -7,6 +7,7 @@ import { saveBrokerCredentials, updateBrokerAccount } from '../../server/src/db'
 import { createAccount } from '../../server/src/testing/accounts';
 import { startTestServer, type TestServer } from '../../server/src/testing/server';
 import { startKiteFake, type KiteFake, type KiteFakeApp } from '../fakes/kite/server';
+import { eventually } from './waiting';
 
 const OPERATOR = 'operator@example.com';
 const APP: KiteFakeApp = {
@@ -16,15 +17,6 @@ const APP: KiteFakeApp = {
   userName: 'Operator',
   redirectUrl: 'http://127.0.0.1:9/broker/zerodha/callback',
 };
-
-async function eventually(check: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('FEED=kite', () => {
   let fake: KiteFake;

@@ -6,27 +6,15 @@
 // stop is found resting, not placed again; a position sold by hand meanwhile is closed by reconciliation; the end
 // of ANT's session turns the card to Session expired; an order refused for the server's IP blocks the account with
 // EGRESS_IP named.
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { presentBrokerConnection } from '../../server/src/presenters/broker';
-import {
-  findBrokerAccountByUser,
-  listOrders,
-  listTrades,
-  saveTradingSettings,
-  updateUser,
-} from '../../server/src/db';
+// The scenarios every broker shares run here from ./liveScenarios.ts; this file adds the broker's own wire format.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ALICE_SESSION_MS } from '../../server/src/brokers/aliceblue/login';
-import { registration } from '../../server/src/testing/server';
+import { findBrokerAccountByUser, listOrders, listTrades } from '../../server/src/db';
+import type { AliceFakeOrder } from '../fakes/aliceblue/orderBook';
 import { startAliceFake, type AliceFake, type AliceFakeAccount } from '../fakes/aliceblue/server';
-import {
-  callSetup,
-  closeHarnesses,
-  dataDir,
-  MINUTE,
-  startHarness,
-  T0,
-  type Harness,
-} from '../integration/scriptedServer';
+import { closeHarnesses, type Harness } from '../integration/scriptedServer';
+import { liveTradingSuite, type FakeOrder } from './liveScenarios';
+import { api, untilSettled } from './waiting';
 
 const EGRESS_IP = '203.0.113.78';
 
@@ -43,25 +31,6 @@ function newAccount(name: string): AliceFakeAccount {
   };
 }
 
-async function call(
-  h: Harness,
-  method: string,
-  path: string,
-  body?: unknown,
-  token?: string,
-): Promise<{ status: number; json: Record<string, unknown>; text: string }> {
-  const res = await fetch(`${h.server.url}${path}`, {
-    method,
-    headers: {
-      'content-type': 'application/json',
-      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, json: JSON.parse(text || '{}') as Record<string, unknown>, text };
-}
-
 describe('live trading through the Alice Blue adapter', () => {
   let fake: AliceFake;
   beforeAll(async () => {
@@ -73,81 +42,73 @@ describe('live trading through the Alice Blue adapter', () => {
   });
   afterEach(closeHarnesses);
 
-  const env = (extra: Record<string, string> = {}) => ({
-    ALICEBLUE_API_ROOT: fake.url,
-    ALICEBLUE_LOGIN_URL: `${fake.url}/`,
-    ALICEBLUE_WS_ROOT: fake.endpoints.wsRoot,
-    ALICEBLUE_MASTER_ROOT: fake.url,
-    EGRESS_IP,
-    ...extra,
+  const STATES: Record<string, FakeOrder['state']> = {
+    'trigger pending': 'resting',
+    complete: 'filled',
+    cancelled: 'cancelled',
+  };
+  const view = (o: AliceFakeOrder): FakeOrder => ({
+    id: o.Nstordno,
+    side: o.Trantype,
+    limit: o.Prctype === 'L',
+    state: STATES[o.Status] ?? 'other',
+    quantity: o.Qty,
+    filledQuantity: o.Fillshares,
   });
 
-  /** A subscribed trader with the bot on who connects Alice Blue by its vendor login and goes Live, over HTTP. */
-  async function liveTrader(
-    h: Harness,
-    account: AliceFakeAccount,
-  ): Promise<{ userId: number; token: string }> {
-    fake.addAccount(account);
-    const registered = await call(h, 'POST', '/api/auth/register', registration(account.userId));
-    expect(registered.status, registered.text).toBe(201);
-    const token = registered.json.token as string;
-    const userId = (registered.json.user as { id: number }).id;
-    const knex = h.server.deps.db.knex;
-    await updateUser(knex, userId, {
-      subscription_status: 'active',
-      subscription_start_at: T0 - 86_400_000,
-      subscription_end_at: Date.UTC(2099, 0, 1),
-    });
-    await saveTradingSettings(knex, userId, { bot_enabled: true, target_points: 40, trade_quantity: 1 });
-    const saved = await call(
-      h,
-      'POST',
-      '/api/user/broker',
-      { brokerType: 'aliceblue', apiKey: account.appCode, apiSecret: account.apiSecret },
-      token,
-    );
-    expect(saved.status, saved.text).toBe(200);
-    const connect = await call(h, 'POST', '/api/user/broker/connect', {}, token);
-    expect(connect.status, connect.text).toBe(200);
-    const page = await fetch(connect.json.loginUrl as string, { redirect: 'manual' });
-    const back = new URL(page.headers.get('location') ?? '');
-    const loggedIn = await call(
-      h,
-      'POST',
-      '/api/user/broker/callback',
-      { broker: 'aliceblue', query: Object.fromEntries(back.searchParams) },
-      token,
-    );
-    expect(loggedIn.status, loggedIn.text).toBe(200);
-    expect(loggedIn.json.broker).toMatchObject({ session: 'connected', accountName: account.name });
-    const live = await call(h, 'PUT', '/api/user/trading-mode', { mode: 'live', acceptRisk: true }, token);
-    expect(live.status, live.text).toBe(200);
-    expect((await h.server.deps.trading.botStatus(userId)).mode).toBe('live');
-    return { userId, token };
-  }
-
-  /** A live trader with an open position at the fake: its entry filled and its stop resting. */
-  async function openLivePosition(name: string, dir = dataDir()) {
-    const h = await startHarness(dir, T0 - 1_000, 100, env(), true);
-    const account = newAccount(name);
-    const { userId } = await liveTrader(h, account);
-    const placedBefore = fake.orderRequests.placements;
-    await callSetup(h);
-    await h.server.deps.trading.idle();
-    expect(fake.orderRequests.placements - placedBefore).toBe(2);
-    const stop = fake.book.ordersOf(account.userId).find((o) => o.Trantype === 'SELL');
-    expect(stop?.Status).toBe('trigger pending');
-    return { h, userId, account, stopId: stop!.Nstordno, dir };
-  }
-
-  async function until(check: () => Promise<boolean>, h: Harness, what: string): Promise<void> {
-    const deadline = Date.now() + 15_000;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 100));
-      await h.server.deps.trading.idle();
-    }
-  }
+  const live = liveTradingSuite<AliceFakeAccount>({
+    brokerType: 'aliceblue',
+    name: 'ANT',
+    egressIp: EGRESS_IP,
+    fake: () => fake,
+    env: () => ({
+      ALICEBLUE_API_ROOT: fake.url,
+      ALICEBLUE_LOGIN_URL: `${fake.url}/`,
+      ALICEBLUE_WS_ROOT: fake.endpoints.wsRoot,
+      ALICEBLUE_MASTER_ROOT: fake.url,
+      EGRESS_IP,
+    }),
+    newAccount(name) {
+      const account = newAccount(name);
+      fake.addAccount(account);
+      return account;
+    },
+    // The trader saves the ANT app code and secret, then logs in at ANT, which redirects back with an authCode.
+    async connect(h: Harness, account, { token }) {
+      const saved = await api(
+        h,
+        'POST',
+        '/api/user/broker',
+        { brokerType: 'aliceblue', apiKey: account.appCode, apiSecret: account.apiSecret },
+        token,
+      );
+      expect(saved.status, saved.text).toBe(200);
+      const connect = await api(h, 'POST', '/api/user/broker/connect', {}, token);
+      expect(connect.status, connect.text).toBe(200);
+      const page = await fetch(connect.json.loginUrl as string, { redirect: 'manual' });
+      const back = new URL(page.headers.get('location') ?? '');
+      const loggedIn = await api(
+        h,
+        'POST',
+        '/api/user/broker/callback',
+        { broker: 'aliceblue', query: Object.fromEntries(back.searchParams) },
+        token,
+      );
+      expect(loggedIn.status, loggedIn.text).toBe(200);
+      expect(loggedIn.json.broker).toMatchObject({ session: 'connected', accountName: account.name });
+    },
+    orders: (account) => fake.book.ordersOf(account.userId).map(view),
+    order(id) {
+      const order = fake.book.get(id);
+      return order === undefined ? undefined : view(order);
+    },
+    sellByHand(account, entryId) {
+      const entry = fake.book.get(entryId)!;
+      fake.placeByHand(account.userId, { token: entry.token, side: 'SELL', quantity: entry.Qty, price: 90 });
+    },
+    titles: { sessionEnd: "the end of ANT's session", stopFill: 'its order message' },
+  });
+  const { openLivePosition } = live;
 
   it('sends the entry as a protected LIMIT with the algo tag; its stop rests as a stop-limit and trails by modify', async () => {
     const loginAt = Date.now();
@@ -185,148 +146,10 @@ describe('live trading through the Alice Blue adapter', () => {
     // The premium runs 30 above the entry: the stop trails up at the broker by a modify of the resting order.
     const triggerBefore = stop!.Trgprc;
     await h.premium(trade!.entry_price_paise / 100 + 30);
-    await until(async () => (fake.book.get(stopId)?.Trgprc ?? 0) > triggerBefore, h, 'the trail');
+    await untilSettled(async () => (fake.book.get(stopId)?.Trgprc ?? 0) > triggerBefore, h, 'the trail');
     expect(fake.book.get(stopId)).toMatchObject({ Status: 'trigger pending', Fillshares: 0 });
     expect(fake.book.get(stopId)!.Trgprc).toBeGreaterThanOrEqual(trade!.entry_price_paise / 100);
   });
 
-  it('an exit decided by OptionPilot takes the resting stop off first, then sells once', async () => {
-    const { h, userId, account, stopId } = await openLivePosition('Ravi Iyer');
-    const placedBefore = fake.orderRequests.placements;
-    const [open] = await listTrades(h.server.deps.db.knex, { userId });
-    await h.premium(open!.entry_price_paise / 100 - 25); // below the stop: OptionPilot's own stop exit
-    const [trade] = await listTrades(h.server.deps.db.knex, { userId });
-    expect(trade).toMatchObject({ status: 'closed', exit_reason: 'stop_loss' });
-    expect(fake.book.get(stopId)?.Status).toBe('cancelled');
-    expect(fake.orderRequests.placements - placedBefore).toBe(1);
-    expect(fake.book.ordersOf(account.userId).at(-1)).toMatchObject({
-      Trantype: 'SELL',
-      Prctype: 'L',
-      Status: 'complete',
-    });
-    expect(fake.book.get(stopId)?.Fillshares).toBe(0);
-  });
-
-  it('a stop ANT fills by itself closes the trade on its order message, with no other order', async () => {
-    const { h, userId, stopId } = await openLivePosition('Kavya Nair');
-    const placedBefore = fake.orderRequests.placements;
-    await fake.fill(stopId, 79.5);
-    const knex = h.server.deps.db.knex;
-    await until(async () => (await listTrades(knex, { userId }))[0]?.status === 'closed', h, 'the close');
-    const [trade] = await listTrades(knex, { userId });
-    expect(trade).toMatchObject({ status: 'closed', exit_reason: 'stop_loss', exit_price_paise: 7_950 });
-    expect(fake.orderRequests.placements).toBe(placedBefore);
-  });
-
-  it('after a restart finds the stop still resting at ANT instead of placing another', async () => {
-    const { h, userId, stopId, dir } = await openLivePosition('Meera Das');
-    await h.server.close();
-    const placedBefore = fake.orderRequests.placements;
-    const second = await startHarness(dir, T0 + 10 * MINUTE, 100, env(), true);
-    await second.server.deps.trading.idle();
-    expect(second.server.deps.trading.openPositions().map((p) => p.accountId)).toEqual([String(userId)]);
-    expect(fake.orderRequests.placements).toBe(placedBefore);
-    await fake.fill(stopId, 79.5);
-    const knex = second.server.deps.db.knex;
-    await until(
-      async () => (await listTrades(knex, { userId }))[0]?.status === 'closed',
-      second,
-      'the close',
-    );
-    expect((await listTrades(knex, { userId }))[0]).toMatchObject({
-      status: 'closed',
-      exit_price_paise: 7_950,
-    });
-    expect(fake.orderRequests.placements).toBe(placedBefore);
-  });
-
-  it('at a restart closes a position the trader sold by hand meanwhile (ANT wins) and says so', async () => {
-    const { h, userId, account, stopId, dir } = await openLivePosition('Dev Menon');
-    const knex = h.server.deps.db.knex;
-    const [open] = await listTrades(knex, { userId });
-    await h.server.close();
-    const entry = fake.book.ordersOf(account.userId).find((o) => o.Trantype === 'BUY')!;
-    fake.placeByHand(account.userId, { token: entry.token, side: 'SELL', quantity: entry.Qty, price: 90 });
-
-    const second = await startHarness(dir, T0 + 10 * MINUTE, 100, env(), true);
-    const secondKnex = second.server.deps.db.knex;
-    await until(
-      async () => (await listTrades(secondKnex, { userId }))[0]?.status === 'closed',
-      second,
-      'the check',
-    );
-    const [closed] = await listTrades(secondKnex, { userId });
-    expect(closed).toMatchObject({ id: open!.id, status: 'closed', exit_reason: 'broker' });
-    // OptionPilot's stop came off before the record closed: it can never sell a position that is gone.
-    expect(fake.book.get(stopId)?.Status).toBe('cancelled');
-    expect(second.server.deps.trading.openPositions()).toEqual([]);
-    const account2 = await findBrokerAccountByUser(secondKnex, userId);
-    expect(presentBrokerConnection(account2!).positionCheck?.differences).toEqual([
-      {
-        symbol: 'NIFTY06JAN2624000CE',
-        optionPilot: entry.Qty,
-        broker: 0,
-        action: 'closed',
-        closedTradeIds: [open!.id],
-      },
-    ]);
-  });
-
-  it("the end of ANT's session: the card says Session expired with the fixed message", async () => {
-    const { h, userId } = await openLivePosition('Nisha Pillai');
-    const knex = h.server.deps.db.knex;
-    const row = await findBrokerAccountByUser(knex, userId);
-    expect(presentBrokerConnection(row!, { now: row!.token_expires_at!, publicUrl: '' }).session).toBe(
-      'expired',
-    );
-    // ANT refuses the session from then on (401): the adapter's next call marks the session ended.
-    fake.expireSessions();
-    await until(
-      async () => (await findBrokerAccountByUser(knex, userId))?.status === 'expired',
-      h,
-      'the session to be marked expired',
-    );
-    expect(presentBrokerConnection((await findBrokerAccountByUser(knex, userId))!)).toMatchObject({
-      session: 'expired',
-      connected: false,
-      lastError: 'Your broker session has expired. Reconnect to trade today.',
-    });
-  });
-
-  it('an order refused for the server IP blocks the account at once, naming EGRESS_IP; entries stop until the trader resumes', async () => {
-    const h = await startHarness(dataDir(), T0 - 1_000, 100, env(), true);
-    const account = newAccount('Omar Khan');
-    const { userId, token } = await liveTrader(h, account);
-    const toUser = vi.spyOn(h.server.deps.realtime, 'toUser');
-
-    fake.inject('ip_not_allowed');
-    const placedBefore = fake.orderRequests.placements;
-    await callSetup(h);
-    await h.server.deps.trading.idle();
-    expect(fake.orderRequests.placements - placedBefore).toBe(1);
-    const knex = h.server.deps.db.knex;
-    const blocked = presentBrokerConnection((await findBrokerAccountByUser(knex, userId))!);
-    expect(blocked).toMatchObject({ session: 'ip_blocked', connected: false });
-    expect(blocked.lastError).toContain(`This server's IP address: ${EGRESS_IP}.`);
-    expect(toUser).toHaveBeenCalledWith(
-      userId,
-      'user:broker',
-      expect.objectContaining({ session: 'ip_blocked' }),
-    );
-    expect((await h.server.deps.trading.botStatus(userId)).mode).toBe('paper');
-
-    await callSetup(h, 10);
-    await h.server.deps.trading.idle();
-    expect(fake.orderRequests.placements - placedBefore).toBe(1);
-    expect((await listOrders(knex, { userId })).map((o) => o.broker)).toEqual(['paper', 'aliceblue']);
-    h.server.deps.trading.flattenAll();
-    await h.server.deps.trading.idle();
-
-    const resumed = await call(h, 'POST', '/api/user/broker/resume', {}, token);
-    expect(resumed.status, resumed.text).toBe(200);
-    expect((await h.server.deps.trading.botStatus(userId)).mode).toBe('live');
-    await callSetup(h, 20);
-    await h.server.deps.trading.idle();
-    expect(fake.orderRequests.placements - placedBefore).toBe(3); // the entry and its resting stop
-  });
+  live.sharedScenarios();
 });

@@ -4,28 +4,21 @@
 // own exit cancels it before selling; a stop Fyers fills by itself closes the trade on that fill. A restart finds
 // the resting stop instead of placing another, and closes a position sold by hand meanwhile. Fyers refusing the
 // token ends the session (the card says so); refusing the server's IP blocks the account with EGRESS_IP named.
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+// The scenarios every broker shares run here from ./liveScenarios.ts; this file adds the broker's own wire format.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox, loadOrCreateKey } from '../../server/src/crypto';
-import { presentBrokerConnection } from '../../server/src/presenters/broker';
 import {
-  findBrokerAccountByUser,
   listOrders,
   listTrades,
   saveBrokerCredentials,
   saveTradingSettings,
   updateBrokerAccount,
 } from '../../server/src/db';
+import type { FyersOrder } from '../fakes/fyers/orderBook';
 import { startFyersFake, type FyersFake, type FyersFakeApp } from '../fakes/fyers/server';
-import {
-  addUser,
-  callSetup,
-  closeHarnesses,
-  dataDir,
-  MINUTE,
-  startHarness,
-  T0,
-  type Harness,
-} from '../integration/scriptedServer';
+import { closeHarnesses, type Harness } from '../integration/scriptedServer';
+import { liveTradingSuite, type FakeOrder } from './liveScenarios';
+import { eventually } from './waiting';
 
 const APP: FyersFakeApp = {
   appId: 'FYLIVE1-100',
@@ -37,15 +30,7 @@ const APP: FyersFakeApp = {
 
 const TICKER = 'NSE:NIFTY2610624000CE';
 const SL_L = 4;
-
-async function until(check: () => Promise<boolean>, what: string, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const EGRESS_IP = '203.0.113.77';
 
 describe('live trading through the Fyers adapter', () => {
   let fake: FyersFake;
@@ -92,26 +77,66 @@ describe('live trading through the Fyers adapter', () => {
     await saveTradingSettings(knex, userId, { mode: 'live' });
   }
 
-  /** A live trader with an open position at the fake: its entry filled and its stop resting. */
-  async function openLivePosition(name: string, dir = dataDir(), app = APP) {
-    const h = await startHarness(dir, T0 - 1_000, 100, FYERS_ENV(), true);
-    const userId = await addUser(h, name, true);
-    await connectLive(h, userId, app);
-    await h.server.deps.trading.onUserChanged(userId); // the connection routes call it after a login
-    expect((await h.server.deps.trading.botStatus(userId)).mode).toBe('live');
-    const placedBefore = fake.orderRequests.placements;
-    await callSetup(h);
-    await h.server.deps.trading.idle();
-    expect(fake.orderRequests.placements - placedBefore).toBe(2);
-    const mine = fake.book.ordersOf(app.fyId).slice(-2);
-    const entry = mine.find((o) => o.side === 1);
-    const stop = mine.find((o) => o.side === -1);
-    expect(stop).toMatchObject({ type: SL_L, status: 6 });
-    return { h, userId, entryId: entry!.id, stopId: stop!.id, dir };
-  }
+  const STATES: Record<number, FakeOrder['state']> = { 6: 'resting', 2: 'filled', 1: 'cancelled' };
+  const view = (o: FyersOrder): FakeOrder => ({
+    id: o.id,
+    side: o.side === 1 ? 'BUY' : 'SELL',
+    limit: o.type === 1,
+    state: STATES[o.status] ?? 'other',
+    quantity: o.qty,
+    filledQuantity: o.filledQty,
+  });
+
+  let apps = 0;
+  const live = liveTradingSuite<FyersFakeApp>({
+    brokerType: 'fyers',
+    name: 'Fyers',
+    egressIp: EGRESS_IP,
+    fake: () => fake,
+    env: () => FYERS_ENV({ EGRESS_IP }),
+    // A Fyers app and client id of its own per test, so other tests' positions do not count.
+    newAccount(name) {
+      apps += 1;
+      const app = { ...APP, appId: `FYLIVE${10 + apps}-100`, fyId: `XF${10_000 + apps}`, name };
+      fake.addApp(app);
+      return app;
+    },
+    // The Fyers login itself (generate-authcode, validate-authcode) is tested in connection and e2e tests.
+    async connect(h, app, { userId }) {
+      await connectLive(h, userId, app);
+      await h.server.deps.trading.onUserChanged(userId); // the connection routes call it after a login
+    },
+    orders: (app) => fake.book.ordersOf(app.fyId).map(view),
+    order(id) {
+      const found = fake.book.get(id);
+      return found === undefined ? undefined : view(found.order);
+    },
+    async sellByHand(app, entryId) {
+      const entry = fake.book.get(entryId)!.order;
+      const byHand = fake.book.add(app.fyId, {
+        symbol: entry.symbol,
+        fyToken: entry.fyToken,
+        qty: entry.qty,
+        limitPrice: 0,
+        stopPrice: 0,
+        type: 2,
+        side: -1,
+        productType: 'INTRADAY',
+        orderTag: '',
+      });
+      await fake.fill(byHand.id, 90);
+    },
+    positionAtBroker(app, entryId) {
+      const { symbol } = fake.book.get(entryId)!.order;
+      return fake.book.positionsOf(app.fyId).find((p) => p.symbol === symbol)?.netQty as number | undefined;
+    },
+    titles: { sessionEnd: 'a token Fyers refuses (its daily logout) ends the session' },
+  });
+  const { openLivePosition } = live;
 
   it('sends the Live trader’s entry to Fyers as a tagged, protected limit and rests the stop as a stop-limit', async () => {
-    const { h, userId, entryId, stopId } = await openLivePosition('live');
+    const { h, userId, account, stopId } = await openLivePosition('Asha Rao');
+    const entryId = fake.book.ordersOf(account.fyId).find((o) => o.side === 1)!.id;
     const knex = h.server.deps.db.knex;
     const entry = fake.book.get(entryId)!.order;
     expect(entry).toMatchObject({ symbol: TICKER, side: 1, type: 1, status: 2, productType: 'INTRADAY' });
@@ -137,7 +162,11 @@ describe('live trading through the Fyers adapter', () => {
     const before = stop.stopPrice;
     await h.premium(entry.tradedPrice + 30);
     await h.server.deps.trading.idle();
-    await until(async () => fake.book.get(stopId)!.order.stopPrice > before, 'the resting stop to trail');
+    await eventually(
+      async () => fake.book.get(stopId)!.order.stopPrice > before,
+      'the resting stop to trail',
+      15_000,
+    );
     const [trailed] = await listTrades(knex, { userId });
     expect(Math.round(fake.book.get(stopId)!.order.stopPrice * 100)).toBe(
       Math.floor(trailed!.stop_loss_paise / 5) * 5,
@@ -155,167 +184,5 @@ describe('live trading through the Fyers adapter', () => {
     expect(trailedStop.limitPrice).toBeLessThan(trailedStop.stopPrice);
   });
 
-  it('an exit decided by OptionPilot takes the resting stop off first, then sells once', async () => {
-    const { h, userId, stopId } = await openLivePosition('live-exit');
-    const placedBefore = fake.orderRequests.placements;
-    await h.premium(79); // below the stop (entry − 20): OptionPilot's own stop exit
-    const [trade] = await listTrades(h.server.deps.db.knex, { userId });
-    expect(trade).toMatchObject({ status: 'closed', exit_reason: 'stop_loss' });
-    expect(fake.book.get(stopId)?.order.status).toBe(1);
-    expect(fake.orderRequests.placements - placedBefore).toBe(1);
-    // The one new order is the exit's SELL, filled; the stop it replaced never filled.
-    expect(fake.book.ordersOf(APP.fyId).at(-1)).toMatchObject({ side: -1, type: 1, status: 2 });
-    expect(fake.book.get(stopId)?.order.filledQty).toBe(0);
-  });
-
-  it('a stop Fyers fills by itself closes the trade on that fill, with no other order', async () => {
-    const { h, userId, stopId } = await openLivePosition('live-broker-stop');
-    const placedBefore = fake.orderRequests.placements;
-    await fake.fill(stopId, 79.5);
-    const knex = h.server.deps.db.knex;
-    await until(async () => {
-      await h.server.deps.trading.idle();
-      return (await listTrades(knex, { userId }))[0]?.status === 'closed';
-    }, 'the trade to close');
-    const [trade] = await listTrades(knex, { userId });
-    expect(trade).toMatchObject({ status: 'closed', exit_reason: 'stop_loss', exit_price_paise: 7_950 });
-    expect(fake.orderRequests.placements).toBe(placedBefore);
-  });
-
-  it('after a restart finds the stop still resting at Fyers instead of placing another', async () => {
-    const { h, userId, stopId, dir } = await openLivePosition('live-restart');
-    await h.server.close();
-    const placedBefore = fake.orderRequests.placements;
-    const second = await startHarness(dir, T0 + 10 * MINUTE, 100, FYERS_ENV(), true);
-    await second.server.deps.trading.idle();
-    expect(second.server.deps.trading.openPositions().map((p) => p.accountId)).toEqual([String(userId)]);
-    expect(fake.orderRequests.placements).toBe(placedBefore);
-    // The stop the first process placed still protects the position: Fyers filling it closes the trade.
-    await fake.fill(stopId, 79.5);
-    const knex = second.server.deps.db.knex;
-    await until(async () => {
-      await second.server.deps.trading.idle();
-      return (await listTrades(knex, { userId }))[0]?.status === 'closed';
-    }, 'the trade to close after the restart');
-    expect((await listTrades(knex, { userId }))[0]).toMatchObject({
-      status: 'closed',
-      exit_price_paise: 7_950,
-    });
-    expect(fake.orderRequests.placements).toBe(placedBefore);
-  });
-
-  it('at a restart closes a position the trader sold by hand meanwhile (Fyers wins) and tells trader and admins', async () => {
-    // An account of its own at the fake, so other tests' positions do not count.
-    const HAND: FyersFakeApp = { ...APP, appId: 'FYLIVE2-100', fyId: 'XB05678', name: 'Ravi Iyer' };
-    fake.addApp(HAND);
-    const { h, userId, stopId, dir } = await openLivePosition('live-by-hand', dataDir(), HAND);
-    const [open] = await listTrades(h.server.deps.db.knex, { userId });
-    await h.server.close();
-    // While OptionPilot is down the trader sells the position in Fyers' app, leaving OptionPilot's stop resting.
-    const entry = fake.book.ordersOf(HAND.fyId).find((o) => o.side === 1)!;
-    const byHand = fake.book.add(HAND.fyId, {
-      symbol: entry.symbol,
-      fyToken: entry.fyToken,
-      qty: entry.qty,
-      limitPrice: 0,
-      stopPrice: 0,
-      type: 2,
-      side: -1,
-      productType: 'INTRADAY',
-      orderTag: '',
-    });
-    await fake.fill(byHand.id, 90);
-
-    const second = await startHarness(dir, T0 + 10 * MINUTE, 100, FYERS_ENV(), true);
-    const knex = second.server.deps.db.knex;
-    // The check looks twice, 3 s apart, before it acts.
-    await until(
-      async () => (await listTrades(knex, { userId }))[0]?.status === 'closed',
-      'the reconciliation',
-    );
-    await second.server.deps.trading.idle();
-    const [closed] = await listTrades(knex, { userId });
-    expect(closed).toMatchObject({ id: open!.id, status: 'closed', exit_reason: 'broker' });
-    // OptionPilot's stop came off before the record closed: it can never sell a position that is gone.
-    expect(fake.book.get(stopId)?.order.status).toBe(1);
-    expect(fake.book.positionsOf(HAND.fyId).find((p) => p.symbol === entry.symbol)?.netQty).toBe(0);
-    expect(second.server.deps.trading.openPositions()).toEqual([]);
-    const account = await findBrokerAccountByUser(knex, userId);
-    expect(presentBrokerConnection(account!).positionCheck?.differences).toEqual([
-      {
-        symbol: 'NIFTY06JAN2624000CE',
-        optionPilot: entry.qty,
-        broker: 0,
-        action: 'closed',
-        closedTradeIds: [open!.id],
-      },
-    ]);
-    const logs = await knex('logs')
-      .where({ user_id: userId })
-      .andWhere('description', 'like', 'Positions reconciled%');
-    expect(logs).toHaveLength(1);
-  });
-
-  it('a token Fyers refuses marks the session expired, and the card says so with a fixed message', async () => {
-    const OWN: FyersFakeApp = { ...APP, appId: 'FYLIVE3-100', fyId: 'XC09012', name: 'Kavya Nair' };
-    fake.addApp(OWN);
-    const { h, userId } = await openLivePosition('live-expired', dataDir(), OWN);
-    const knex = h.server.deps.db.knex;
-    // 06:00 IST: every token issued so far is refused (-8), and the order sockets close.
-    fake.expireSessions();
-    await until(
-      async () => (await findBrokerAccountByUser(knex, userId))?.status === 'expired',
-      'the session to end',
-    );
-    expect(presentBrokerConnection((await findBrokerAccountByUser(knex, userId))!)).toMatchObject({
-      session: 'expired',
-      connected: false,
-      lastError: 'Your broker session has expired. Reconnect to trade today.',
-    });
-  });
-
-  it('an order refused for the server IP blocks the account at once: the card and a socket event name the IP, entries stop until the trader resumes', async () => {
-    const OWN: FyersFakeApp = { ...APP, appId: 'FYLIVE4-100', fyId: 'XD03456', name: 'Meera Das' };
-    fake.addApp(OWN);
-    const h = await startHarness(dataDir(), T0 - 1_000, 100, FYERS_ENV({ EGRESS_IP: '203.0.113.77' }), true);
-    const userId = await addUser(h, 'live-ip', true);
-    await connectLive(h, userId, OWN);
-    await h.server.deps.trading.onUserChanged(userId);
-    const toUser = vi.spyOn(h.server.deps.realtime, 'toUser');
-
-    // Fyers answers the entry with 403: this server's IP is not whitelisted in the app.
-    fake.inject('ip_not_allowed');
-    const placedBefore = fake.orderRequests.placements;
-    await callSetup(h);
-    await h.server.deps.trading.idle();
-    expect(fake.orderRequests.placements - placedBefore).toBe(1);
-    const knex = h.server.deps.db.knex;
-    const blocked = presentBrokerConnection((await findBrokerAccountByUser(knex, userId))!);
-    expect(blocked).toMatchObject({ session: 'ip_blocked', connected: false });
-    expect(blocked.lastError).toContain("This server's IP address: 203.0.113.77.");
-    expect(toUser).toHaveBeenCalledWith(
-      userId,
-      'user:broker',
-      expect.objectContaining({ session: 'ip_blocked' }),
-    );
-    expect((await h.server.deps.trading.botStatus(userId)).mode).toBe('paper');
-
-    // The next signal sends nothing to Fyers: the account trades paper until the trader acts.
-    await callSetup(h, 10);
-    await h.server.deps.trading.idle();
-    expect(fake.orderRequests.placements - placedBefore).toBe(1);
-    expect((await listOrders(knex, { userId })).map((o) => o.broker)).toEqual(['paper', 'fyers']);
-    h.server.deps.trading.flattenAll();
-    await h.server.deps.trading.idle();
-
-    // The trader whitelists the IP and resumes: the next entry goes to Fyers again.
-    await knex('broker_accounts')
-      .where({ user_id: userId })
-      .update({ ip_blocked_at: null, last_error: null });
-    await h.server.deps.trading.onUserChanged(userId);
-    expect((await h.server.deps.trading.botStatus(userId)).mode).toBe('live');
-    await callSetup(h, 20);
-    await h.server.deps.trading.idle();
-    expect(fake.orderRequests.placements - placedBefore).toBe(3); // the entry and its resting stop
-  });
+  live.sharedScenarios();
 });

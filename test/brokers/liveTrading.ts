@@ -1,59 +1,10 @@
-// What the live-trading and feed tests of every broker do alike, once: HTTP calls to the real server, waiting on the
-// trading service, and a subscribed trader with the bot on who goes Live. Each broker's test adds its own login.
+// What the live-trading tests of every broker do alike, once: a subscribed trader with the bot on, over HTTP, who
+// goes Live. Each broker's test adds its own login between the two (calls and waits: ./waiting.ts).
 import { expect } from 'vitest';
 import { saveTradingSettings, updateUser } from '../../server/src/db';
 import { registration } from '../../server/src/testing/server';
 import { T0, type Harness } from '../integration/scriptedServer';
-
-export interface ApiAnswer {
-  readonly status: number;
-  readonly json: Record<string, unknown>;
-  readonly text: string;
-}
-
-/** One JSON call to the harness's server, as the web app makes it. */
-export async function api(
-  h: Harness,
-  method: string,
-  path: string,
-  body?: unknown,
-  token?: string,
-): Promise<ApiAnswer> {
-  const res = await fetch(`${h.server.url}${path}`, {
-    method,
-    headers: {
-      'content-type': 'application/json',
-      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, json: JSON.parse(text || '{}') as Record<string, unknown>, text };
-}
-
-/** Waits for `check`, letting the trading service settle between tries (a broker's updates arrive meanwhile). */
-export async function untilSettled(check: () => Promise<boolean>, h: Harness, what: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-    await h.server.deps.trading.idle();
-  }
-}
-
-/** Waits for `check` on the wall clock. */
-export async function eventually(
-  check: () => boolean | Promise<boolean>,
-  what: string,
-  ms = 10_000,
-): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+import { api } from './waiting';
 
 /** A trader signed up over HTTP with an active subscription and the bot on (one lot). */
 export async function subscribedTrader(

@@ -1,8 +1,34 @@
-// What the broker tests through the real server share: waiting for a condition (polled, with a deadline that names
-// what was awaited), and a JSON call to a running harness's HTTP API.
+// What the broker tests through the real server share for talking to it: a JSON call to a running harness's HTTP
+// API as the web app makes it, and waiting for a condition (polled, with a deadline that names what was awaited).
 import type { Harness } from '../integration/scriptedServer';
 
-/** Resolves once `check` holds, polling every 50 ms; fails naming `what` after `ms`. */
+export interface ApiAnswer {
+  readonly status: number;
+  readonly json: Record<string, unknown>;
+  readonly text: string;
+}
+
+/** One JSON call to the harness's server, as the web app makes it. */
+export async function api(
+  h: Harness,
+  method: string,
+  path: string,
+  body?: unknown,
+  token?: string,
+): Promise<ApiAnswer> {
+  const res = await fetch(`${h.server.url}${path}`, {
+    method,
+    headers: {
+      'content-type': 'application/json',
+      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, json: JSON.parse(text || '{}') as Record<string, unknown>, text };
+}
+
+/** Resolves once `check` holds on the wall clock, polling every 50 ms; fails naming `what` after `ms`. */
 export async function eventually(
   check: () => boolean | Promise<boolean>,
   what: string,
@@ -16,32 +42,12 @@ export async function eventually(
   throw new Error(`timed out waiting for ${what}`);
 }
 
-/** Like `eventually`, letting the harness's trading runtime settle between checks (15 s). */
-export async function settledUntil(check: () => Promise<boolean>, h: Harness, what: string): Promise<void> {
+/** Like `eventually` (15 s), letting the trading service settle between tries (a broker's updates arrive meanwhile). */
+export async function untilSettled(check: () => Promise<boolean>, h: Harness, what: string): Promise<void> {
   const deadline = Date.now() + 15_000;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
     await h.server.deps.trading.idle();
   }
-}
-
-/** A JSON call to the harness's API, as the browser makes it. */
-export async function call(
-  h: Harness,
-  method: string,
-  path: string,
-  body?: unknown,
-  token?: string,
-): Promise<{ status: number; json: Record<string, unknown>; text: string }> {
-  const res = await fetch(`${h.server.url}${path}`, {
-    method,
-    headers: {
-      'content-type': 'application/json',
-      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, json: JSON.parse(text || '{}') as Record<string, unknown>, text };
 }
