@@ -6,6 +6,7 @@ import { ALICE_ACCOUNT, aliceblueModuleAt, aliceRedirectLogin } from './aliceblu
 import {
   brokerConformance,
   CONFORMANCE_REQUEST_TIMEOUT_MS,
+  startedLikeTheRuntime,
   type ConformanceFake,
   type ConformanceSubject,
   type FakeOrderView,
@@ -47,24 +48,15 @@ brokerConformance({
     const broker = module.createBroker({ credentials, session });
     // As the runtime does at start: the master is loaded and the order socket is up before the first order, so
     // no fault injected by a case is spent on those start-up calls.
-    await broker.getPositions();
-    const warm = broker.orderUpdates$.subscribe();
-    // …and the order-book read that follows the order subscription's acknowledgement has reached the fake, so it
-    // cannot take a fault a case injects (the race Angel One's suite showed under load).
-    const settled = () =>
-      fake.sockets.orderConnections() > 0 &&
-      fake.requests.some((r) => r.path.endsWith('/placeOrder/fetchOrderBook'));
-    await new Promise<void>((resolve) => {
-      const check = () => (settled() ? resolve() : setTimeout(check, 10));
-      check();
-    });
-    return {
+    return startedLikeTheRuntime({
       broker,
       fake: control(fake),
-      async close() {
-        warm.unsubscribe();
-        await fake.close();
-      },
-    };
+      // …and the order-book read that follows the order subscription's acknowledgement has reached the fake, so it
+      // cannot take a fault a case injects (the race Angel One's suite showed under load).
+      ready: () =>
+        fake.sockets.orderConnections() > 0 &&
+        fake.requests.some((r) => r.path.endsWith('/placeOrder/fetchOrderBook')),
+      closeFake: () => fake.close(),
+    });
   },
 });

@@ -6,6 +6,7 @@ import { ANGEL_ACCOUNT, angelFormLogin, angeloneModuleAt } from './angeloneHarne
 import {
   brokerConformance,
   CONFORMANCE_REQUEST_TIMEOUT_MS,
+  startedLikeTheRuntime,
   type ConformanceFake,
   type ConformanceSubject,
   type FakeOrderView,
@@ -47,24 +48,15 @@ brokerConformance({
     const broker = module.createBroker({ credentials, session });
     // As the runtime does at start: the scrip master is loaded and the order-status socket is up before the first
     // order, so no fault injected by a case is spent on those start-up calls.
-    await broker.getPositions();
-    const warm = broker.orderUpdates$.subscribe();
-    // …and the one order-book read that follows the socket coming up has reached the fake, so it cannot take a
-    // fault a case injects (under load it could land after the case's inject: seen as a flaky auth_expired case).
-    const settled = () =>
-      fake.sockets.orderConnections() > 0 &&
-      fake.requests.some((r) => r.method === 'GET' && r.path.endsWith('/order/v1/getOrderBook'));
-    await new Promise<void>((resolve) => {
-      const check = () => (settled() ? resolve() : setTimeout(check, 10));
-      check();
-    });
-    return {
+    return startedLikeTheRuntime({
       broker,
       fake: control(fake),
-      async close() {
-        warm.unsubscribe();
-        await fake.close();
-      },
-    };
+      // …and the one order-book read that follows the socket coming up has reached the fake, so it cannot take a
+      // fault a case injects (under load it could land after the case's inject: seen as a flaky auth_expired case).
+      ready: () =>
+        fake.sockets.orderConnections() > 0 &&
+        fake.requests.some((r) => r.method === 'GET' && r.path.endsWith('/order/v1/getOrderBook')),
+      closeFake: () => fake.close(),
+    });
   },
 });

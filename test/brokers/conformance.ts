@@ -91,6 +91,34 @@ export interface ConformanceTarget {
   setup(): Promise<ConformanceSubject>;
 }
 
+/**
+ * The subject as the trading runtime starts a broker: positions read (the instrument master loaded) and the order
+ * updates subscribed before the first order, then held until `ready()` says those start-up calls have reached the
+ * fake, so no fault a case injects is spent on them. Closing ends the subscription and the fake.
+ */
+export async function startedLikeTheRuntime(props: {
+  readonly broker: Broker;
+  readonly fake: ConformanceFake;
+  readonly ready: () => boolean;
+  readonly closeFake: () => Promise<void>;
+}): Promise<ConformanceSubject> {
+  const { broker, fake, ready, closeFake } = props;
+  await broker.getPositions();
+  const warm = broker.orderUpdates$.subscribe();
+  await new Promise<void>((resolve) => {
+    const check = () => (ready() ? resolve() : setTimeout(check, 10));
+    check();
+  });
+  return {
+    broker,
+    fake,
+    async close() {
+      warm.unsubscribe();
+      await closeFake();
+    },
+  };
+}
+
 /** How long the router waits before an order counts as UNKNOWN; a fake's `timeout_placed` must wait longer. */
 // Generous, because an ordinary answer that took longer on a loaded machine would turn a case's order UNKNOWN.
 export const CONFORMANCE_REQUEST_TIMEOUT_MS = 1_500;

@@ -5,6 +5,7 @@ import { DHAN_ACCOUNT, dhanConsentLogin, dhanModuleAt } from './dhanHarness';
 import {
   brokerConformance,
   CONFORMANCE_REQUEST_TIMEOUT_MS,
+  startedLikeTheRuntime,
   type ConformanceFake,
   type ConformanceSubject,
   type FakeOrderView,
@@ -46,23 +47,14 @@ brokerConformance({
     const broker = module.createBroker({ credentials, session });
     // As the runtime does at start: the scrip master is loaded and the order update socket is up before the first
     // order, so no fault injected by a case is spent on those start-up calls.
-    await broker.getPositions();
-    const warm = broker.orderUpdates$.subscribe();
-    // …and the one order-book read that follows the socket coming up has reached the fake, so it cannot take a fault.
-    const settled = () =>
-      fake.sockets.orderConnections() > 0 &&
-      fake.requests.some((r) => r.method === 'GET' && r.path === '/v2/orders');
-    await new Promise<void>((resolve) => {
-      const check = () => (settled() ? resolve() : setTimeout(check, 10));
-      check();
-    });
-    return {
+    return startedLikeTheRuntime({
       broker,
       fake: control(fake),
-      async close() {
-        warm.unsubscribe();
-        await fake.close();
-      },
-    };
+      // …and the one order-book read that follows the socket coming up has reached the fake, so it cannot take a fault.
+      ready: () =>
+        fake.sockets.orderConnections() > 0 &&
+        fake.requests.some((r) => r.method === 'GET' && r.path === '/v2/orders'),
+      closeFake: () => fake.close(),
+    });
   },
 });

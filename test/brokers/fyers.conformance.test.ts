@@ -5,6 +5,7 @@ import { startFyersFake, type FyersFake, type FyersFakeApp } from '../fakes/fyer
 import {
   brokerConformance,
   CONFORMANCE_REQUEST_TIMEOUT_MS,
+  startedLikeTheRuntime,
   type ConformanceSubject,
   type FakeOrderView,
 } from './conformance';
@@ -61,13 +62,7 @@ brokerConformance({
     const broker = module.createBroker({ credentials, session });
     // As the runtime does at start: the master is loaded and the order socket is up before the first order, so
     // no fault injected by a case is spent on start-up calls.
-    await broker.getPositions();
-    const warm = broker.orderUpdates$.subscribe();
-    await new Promise<void>((resolve) => {
-      const check = () => (fake.orderSocket.connectionsOf(APP.fyId) > 0 ? resolve() : setTimeout(check, 10));
-      check();
-    });
-    return {
+    return startedLikeTheRuntime({
       broker,
       fake: {
         inject: (fault, times) => fake.inject(fault, times),
@@ -76,10 +71,8 @@ brokerConformance({
         orderRequestTimes: () => fake.orderRequests.times,
         placeRequests: () => fake.orderRequests.placements,
       },
-      async close() {
-        warm.unsubscribe();
-        await fake.close();
-      },
-    };
+      ready: () => fake.orderSocket.connectionsOf(APP.fyId) > 0,
+      closeFake: () => fake.close(),
+    });
   },
 });

@@ -6,6 +6,7 @@ import { GROWW_ACCOUNT, growwFormLogin, growwModuleAt } from './growwHarness';
 import {
   brokerConformance,
   CONFORMANCE_REQUEST_TIMEOUT_MS,
+  startedLikeTheRuntime,
   type ConformanceFake,
   type ConformanceSubject,
   type FakeOrderView,
@@ -47,32 +48,23 @@ brokerConformance({
     const broker = module.createBroker({ credentials, session });
     // As the runtime does at start: the instrument master is loaded and the order socket is up (its first order-list
     // read done) before the first order, so no fault injected by a case is spent on start-up calls.
-    await broker.getPositions();
-    const warm = broker.orderUpdates$.subscribe();
     // The order-list read that follows the socket coming up may come a moment after the sign-in (or be skipped when
     // the start-up read is still in flight), so the cases start once the socket is signed in, a read has been made
     // and the fake has then seen no request for 300 ms: no case's injected fault is spent on a start-up read.
     let count = -1;
     let quietSince = Date.now();
-    await new Promise<void>((resolve) => {
-      const check = () => {
+    return startedLikeTheRuntime({
+      broker,
+      fake: control(fake),
+      ready: () => {
         if (fake.requests.length !== count) {
           count = fake.requests.length;
           quietSince = Date.now();
         }
         const read = fake.requests.some((r) => r.path === '/v1/order/list');
-        if (fake.socket.connections > 0 && read && Date.now() - quietSince >= 300) resolve();
-        else setTimeout(check, 10);
-      };
-      check();
-    });
-    return {
-      broker,
-      fake: control(fake),
-      async close() {
-        warm.unsubscribe();
-        await fake.close();
+        return fake.socket.connections > 0 && read && Date.now() - quietSince >= 300;
       },
-    };
+      closeFake: () => fake.close(),
+    });
   },
 });

@@ -2,7 +2,7 @@
 import { upstoxModule } from '../../server/src/brokers/upstox/index';
 import { startFakeUpstox } from '../fakes/upstox/server';
 import type { FakeUpstox, FakeUpstoxFault } from '../fakes/upstox/server';
-import { brokerConformance } from './conformance';
+import { brokerConformance, startedLikeTheRuntime } from './conformance';
 import type { BrokerFault, ConformanceFake, ConformanceSubject, FakeOrderView } from './conformance';
 
 const REDIRECT = 'http://127.0.0.1:3926/broker/upstox/callback';
@@ -79,19 +79,11 @@ brokerConformance({
     const broker = module.createBroker({ credentials, session });
     // As the runtime does at start: the instrument master is loaded and the portfolio stream is up before the
     // first order, so no fault injected by a case is spent on those start-up calls.
-    await broker.getPositions();
-    const warm = broker.orderUpdates$.subscribe();
-    await new Promise<void>((resolve) => {
-      const check = () => (fake.sockets.portfolioConnections > 0 ? resolve() : setTimeout(check, 10));
-      check();
-    });
-    return {
+    return startedLikeTheRuntime({
       broker,
       fake: control(fake),
-      async close() {
-        warm.unsubscribe();
-        await fake.close();
-      },
-    };
+      ready: () => fake.sockets.portfolioConnections > 0,
+      closeFake: () => fake.close(),
+    });
   },
 });
