@@ -20,7 +20,8 @@ export const FANOUT_LTP = 120;
 export interface FakeFanoutStats {
   /** epoch ms the fake read each order request */
   readonly orderRequestTimes: readonly number[];
-  readonly orderRequestsByUser: ReadonlyMap<string, readonly number[]>;
+  /** the same, by the broker's account id */
+  readonly orderRequestsByAccount: ReadonlyMap<string, readonly number[]>;
   /** epoch ms of the fake's last fill (its update then leaves) */
   readonly lastFillAt: number;
 }
@@ -122,9 +123,9 @@ export async function brokerFanoutOnce(build: () => Promise<FanoutWorld>): Promi
     if (run.allOpenedAt === 0) throw new Error(`fills did not all arrive (${run.opened} of ${accounts})`);
     const t0 = run.executedAtEpoch;
     const filledAt = performance.timeOrigin + run.allOpenedAt;
-    const { orderRequestsByUser, lastFillAt } = await world.stats();
+    const { orderRequestsByAccount, lastFillAt } = await world.stats();
     // Each account's first placement is its entry; a live position's stop follows once the entry filled.
-    const entryArrivals = [...orderRequestsByUser.values()].map((times) => Math.min(...times));
+    const entryArrivals = [...orderRequestsByAccount.values()].map((times) => Math.min(...times));
     const entriesSent = [...sentAt].sort((a, b) => a - b).slice(0, accounts);
     return {
       accounts,
@@ -138,9 +139,9 @@ export async function brokerFanoutOnce(build: () => Promise<FanoutWorld>): Promi
       cpuMs: run.cpuMs,
       fillPersistLagMs: filledAt - lastFillAt,
       maxPerAccountPerSecond: Math.max(
-        ...[...orderRequestsByUser.values()].map((t) => maxInWindow(t, 1_000)),
+        ...[...orderRequestsByAccount.values()].map((t) => maxInWindow(t, 1_000)),
       ),
-      requestTimesByAccount: orderRequestsByUser,
+      requestTimesByAccount: orderRequestsByAccount,
     };
   } finally {
     unsubscribe(REQUEST_SENT_CHANNEL, onSent);

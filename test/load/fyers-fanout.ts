@@ -17,7 +17,7 @@ export function fyersFanoutOnce(accounts: number): Promise<FanoutResult> {
       name: `Trader ${i}`,
       redirectUrl: 'http://127.0.0.1:9/broker/fyers/callback',
     }));
-    const tokens = await fake.addApps(apps);
+    const tokens = await fake.addAccounts(apps);
     return {
       accounts: apps.map((app, i) => ({
         accountId: app.fyId,

@@ -1,55 +1,21 @@
-// The Groww fake in a process of its own, for benchmarks (IPC: fakeProcess.ts): the fake's work (parsing 1,000
-// orders, filling them, pushing the fills on the accounts' sockets) stays off the event loop being measured. The parent
-// registers accounts (each answered with a fresh access token), reads the fake's request and fill times, closes.
+// The Groww fake in a process of its own, for benchmarks (IPC and the stats it reports: fakeProcess.ts): the fake's
+// work (parsing 1,000 orders, filling them, pushing the fills on the accounts' sockets) stays off the event loop
+// being measured. The parent registers accounts, each answered with a fresh access token.
 //   parent: const fake = await startGrowwFakeProcess({ autoFillPrice: 120 })
 import { fileURLToPath } from 'node:url';
 import { startGrowwFake, type GrowwFakeAccount } from '../fakes/groww/server';
-import { fakeChildFillPrice, forkFakeProcess, serveFakeProcess } from './fakeProcess';
+import {
+  fakeChildFillPrice,
+  serveBrokerFake,
+  startBrokerFakeProcess,
+  type BrokerFakeProcess,
+} from './fakeProcess';
 
-export interface GrowwFakeStats {
-  readonly orderRequestTimes: readonly number[];
-  readonly orderRequestsByClient: ReadonlyMap<string, readonly number[]>;
-  readonly lastFillAt: number;
-  /** socket connections signed in so far (one order socket per account) */
-  readonly orderConnections: number;
-}
-
-export interface GrowwFakeProcess {
-  readonly endpoints: { apiRoot: string; loginUrl: string; wsRoot: string; masterRoot: string };
-  /** registers the accounts; resolves with one access token per account, in order */
-  addAccounts(accounts: readonly GrowwFakeAccount[]): Promise<string[]>;
-  stats(): Promise<GrowwFakeStats>;
-  close(): Promise<void>;
-}
-
-interface RawStats {
-  times: number[];
-  byClient: [string, number[]][];
-  lastFillAt: number;
-  connections: number;
-}
+export type GrowwFakeProcess = BrokerFakeProcess<GrowwFakeAccount, string>;
 
 /** Forks this file as the fake's process; resolves once it listens. */
-export async function startGrowwFakeProcess(options: { autoFillPrice: number }): Promise<GrowwFakeProcess> {
-  const fake = await forkFakeProcess<GrowwFakeProcess['endpoints']>(
-    fileURLToPath(import.meta.url),
-    'Groww',
-    options.autoFillPrice,
-  );
-  return {
-    endpoints: fake.ready,
-    addAccounts: (accounts) => fake.ask({ type: 'accounts', accounts: [...accounts] }),
-    stats: async () => {
-      const raw = await fake.ask<RawStats>({ type: 'stats' });
-      return {
-        orderRequestTimes: raw.times,
-        orderRequestsByClient: new Map(raw.byClient),
-        lastFillAt: raw.lastFillAt,
-        orderConnections: raw.connections,
-      };
-    },
-    close: () => fake.close(),
-  };
+export function startGrowwFakeProcess(options: { autoFillPrice: number }): Promise<GrowwFakeProcess> {
+  return startBrokerFakeProcess(fileURLToPath(import.meta.url), 'Groww', options.autoFillPrice);
 }
 
 async function runChild(autoFillPrice: number): Promise<void> {
@@ -58,25 +24,23 @@ async function runChild(autoFillPrice: number): Promise<void> {
   const trim = setInterval(() => {
     fake.requests.length = 0;
   }, 1_000);
-  serveFakeProcess(
-    fake.endpoints,
-    (command): string[] | RawStats => {
-      if (command.type === 'accounts') {
-        return (command.accounts as GrowwFakeAccount[]).map((account) => {
-          fake.addAccount(account);
-          return fake.issueToken(account.apiKey);
-        });
-      }
-      return {
-        times: fake.orderRequests.times,
-        byClient: [...fake.orderRequests.byClient],
-        lastFillAt: fake.lastFillAt,
-        connections: fake.socket.connections,
-      };
+  serveBrokerFake(
+    {
+      endpoints: fake.endpoints,
+      orderRequestTimes: fake.orderRequests.times,
+      orderRequestsByAccount: fake.orderRequests.byClient,
+      get lastFillAt() {
+        return fake.lastFillAt;
+      },
+      orderSockets: () => fake.socket.connections,
+      close: () => {
+        clearInterval(trim);
+        return fake.close();
+      },
     },
-    () => {
-      clearInterval(trim);
-      return fake.close();
+    (account: GrowwFakeAccount) => {
+      fake.addAccount(account);
+      return fake.issueToken(account.apiKey);
     },
   );
 }

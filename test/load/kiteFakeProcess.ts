@@ -8,7 +8,7 @@ import { fakeChildFillPrice, forkFakeProcess, serveFakeProcess } from './fakePro
 
 export interface KiteFakeStats {
   readonly orderRequestTimes: readonly number[];
-  readonly orderRequestsByUser: ReadonlyMap<string, readonly number[]>;
+  readonly orderRequestsByAccount: ReadonlyMap<string, readonly number[]>;
   readonly lastFillAt: number;
 }
 
@@ -41,7 +41,7 @@ export async function startKiteFakeProcess(options: { autoFillPrice: number }): 
       const raw = await fake.ask<RawStats>({ type: 'stats' });
       return {
         orderRequestTimes: raw.times,
-        orderRequestsByUser: new Map(raw.byUser),
+        orderRequestsByAccount: new Map(raw.byUser),
         lastFillAt: raw.lastFillAt,
       };
     },
