@@ -20,22 +20,13 @@ export function startAliceFakeProcess(options: { autoFillPrice: number }): Promi
 
 async function runChild(autoFillPrice: number): Promise<void> {
   const fake = await startAliceFake({ autoFillPrice });
-  serveBrokerFake(
-    {
-      endpoints: fake.endpoints,
-      orderRequestTimes: fake.orderRequests.times,
-      orderRequestsByAccount: fake.orderRequests.byClient,
-      get lastFillAt() {
-        return fake.lastFillAt;
-      },
-      orderSockets: () => fake.sockets.orderConnections(),
-      close: () => fake.close(),
-    },
-    (account: AliceFakeAccount) => {
+  serveBrokerFake(fake, {
+    register: (account: AliceFakeAccount) => {
       fake.addAccount(account);
       return fake.issueSession(account.userId);
     },
-  );
+    orderSockets: () => fake.sockets.orderConnections(),
+  });
 }
 
 const childPrice = fakeChildFillPrice();

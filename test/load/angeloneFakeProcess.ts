@@ -20,23 +20,14 @@ export function startAngelFakeProcess(options: { autoFillPrice: number }): Promi
 
 async function runChild(autoFillPrice: number): Promise<void> {
   const fake = await startAngelFake({ autoFillPrice });
-  serveBrokerFake(
-    {
-      endpoints: fake.endpoints,
-      orderRequestTimes: fake.orderRequests.times,
-      orderRequestsByAccount: fake.orderRequests.byClient,
-      get lastFillAt() {
-        return fake.lastFillAt;
-      },
-      orderSockets: () => fake.sockets.orderConnections(),
-      close: () => fake.close(),
-    },
-    (account: AngelFakeAccount) => {
+  serveBrokerFake(fake, {
+    register: (account: AngelFakeAccount) => {
       fake.addAccount(account);
       const { jwt, feedToken } = fake.issueSession(account.clientCode);
       return { jwt, feedToken };
     },
-  );
+    orderSockets: () => fake.sockets.orderConnections(),
+  });
 }
 
 const childPrice = fakeChildFillPrice();

@@ -20,22 +20,13 @@ export function startDhanFakeProcess(options: { autoFillPrice: number }): Promis
 
 async function runChild(autoFillPrice: number): Promise<void> {
   const fake = await startDhanFake({ autoFillPrice });
-  serveBrokerFake(
-    {
-      endpoints: fake.endpoints,
-      orderRequestTimes: fake.orderRequests.times,
-      orderRequestsByAccount: fake.orderRequests.byClient,
-      get lastFillAt() {
-        return fake.lastFillAt;
-      },
-      orderSockets: () => fake.sockets.orderConnections(),
-      close: () => fake.close(),
-    },
-    (account: DhanFakeAccount) => {
+  serveBrokerFake(fake, {
+    register: (account: DhanFakeAccount) => {
       fake.addAccount(account);
       return fake.issueToken(account.clientId);
     },
-  );
+    orderSockets: () => fake.sockets.orderConnections(),
+  });
 }
 
 const childPrice = fakeChildFillPrice();

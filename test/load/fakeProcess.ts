@@ -143,29 +143,37 @@ export async function startBrokerFakeProcess<Account, Login>(
   };
 }
 
-/** The child's side of `startBrokerFakeProcess`: registers accounts with `register`, reports the fake's stats. */
+/** What every broker fake offers its process: its endpoints, its order-request log and its last fill. */
+export interface BrokerFakeInProcess {
+  readonly endpoints: unknown;
+  readonly orderRequests: { readonly times: number[]; readonly byClient: ReadonlyMap<string, number[]> };
+  readonly lastFillAt: number;
+  close(): Promise<void>;
+}
+
+/**
+ * The child's side of `startBrokerFakeProcess`: registers accounts with `register`, reports the fake's stats with
+ * `orderSockets` counting its order-update sockets; `close` (default: the fake's) ends it.
+ */
 export function serveBrokerFake<Account, Login>(
-  fake: {
-    readonly endpoints: unknown;
-    readonly orderRequestTimes: number[];
-    readonly orderRequestsByAccount: ReadonlyMap<string, number[]>;
-    readonly lastFillAt: number;
-    orderSockets(): number;
-    close(): Promise<void>;
+  fake: BrokerFakeInProcess,
+  options: {
+    readonly register: (account: Account) => Login;
+    readonly orderSockets: () => number;
+    readonly close?: () => Promise<void>;
   },
-  register: (account: Account) => Login,
 ): void {
   serveFakeProcess(
     fake.endpoints,
     (command): Login[] | RawBrokerStats =>
       command.type === 'accounts'
-        ? (command.accounts as Account[]).map(register)
+        ? (command.accounts as Account[]).map(options.register)
         : {
-            times: fake.orderRequestTimes,
-            byAccount: [...fake.orderRequestsByAccount],
+            times: fake.orderRequests.times,
+            byAccount: [...fake.orderRequests.byClient],
             lastFillAt: fake.lastFillAt,
-            sockets: fake.orderSockets(),
+            sockets: options.orderSockets(),
           },
-    () => fake.close(),
+    options.close ?? (() => fake.close()),
   );
 }

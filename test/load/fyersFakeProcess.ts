@@ -20,22 +20,13 @@ export function startFyersFakeProcess(options: { autoFillPrice: number }): Promi
 
 async function runChild(autoFillPrice: number): Promise<void> {
   const fake = await startFyersFake({ autoFillPrice });
-  serveBrokerFake(
-    {
-      endpoints: fake.endpoints,
-      orderRequestTimes: fake.orderRequests.times,
-      orderRequestsByAccount: fake.orderRequests.byClient,
-      get lastFillAt() {
-        return fake.lastFillAt;
-      },
-      orderSockets: () => fake.orderSocket.connections,
-      close: () => fake.close(),
-    },
-    (app: FyersFakeApp) => {
+  serveBrokerFake(fake, {
+    register: (app: FyersFakeApp) => {
       fake.addApp(app);
       return fake.issueSession(app.appId);
     },
-  );
+    orderSockets: () => fake.orderSocket.connections,
+  });
 }
 
 const childPrice = fakeChildFillPrice();

@@ -24,25 +24,17 @@ async function runChild(autoFillPrice: number): Promise<void> {
   const trim = setInterval(() => {
     fake.requests.length = 0;
   }, 1_000);
-  serveBrokerFake(
-    {
-      endpoints: fake.endpoints,
-      orderRequestTimes: fake.orderRequests.times,
-      orderRequestsByAccount: fake.orderRequests.byClient,
-      get lastFillAt() {
-        return fake.lastFillAt;
-      },
-      orderSockets: () => fake.socket.connections,
-      close: () => {
-        clearInterval(trim);
-        return fake.close();
-      },
-    },
-    (account: GrowwFakeAccount) => {
+  serveBrokerFake(fake, {
+    register: (account: GrowwFakeAccount) => {
       fake.addAccount(account);
       return fake.issueToken(account.apiKey);
     },
-  );
+    orderSockets: () => fake.socket.connections,
+    close: () => {
+      clearInterval(trim);
+      return fake.close();
+    },
+  });
 }
 
 const childPrice = fakeChildFillPrice();
