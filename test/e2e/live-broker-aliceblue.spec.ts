@@ -5,12 +5,18 @@
 // disclosure, and the next signal places a protected LIMIT order at the fake whose fill (pushed on the socket)
 // shows on the dashboard with its P&L, its stop resting at ANT as a stop-limit. Then ANT ends the session, and the
 // next morning the dashboard's Reconnect logs in again through the same state-less redirect.
-import { istDate, istDateTime } from '../../engine/src/calendar/ist';
 import { currentExpiry } from '../fakes/angelone/currentExpiry';
 import { startAliceFake, type AliceFake } from '../fakes/aliceblue/server';
-import { bearer, brokerSessionOf, createAdmin, newTrader, setBotSwitch } from './support/admin';
+import { newTrader, quickSignals } from './support/admin';
 import { newPerson, openSignedIn, toast } from './support/app';
 import { expect, test as base } from './support/fixtures';
+import {
+  expectLiveNifty,
+  expectPnl,
+  expectReconnectOffered,
+  firstTrade,
+  switchToLive,
+} from './support/liveBroker';
 
 // A fixed account: the product's configuration names the market-data account before it starts.
 const TRADER = { ...newPerson('Anitha'), email: 'anitha.alice.feed@example.com' };
@@ -75,18 +81,7 @@ test('a trader connects Alice Blue by its redirect login, goes Live, a signal tr
   fake.addAccount({ ...ACCOUNT, redirectUrl: `${baseURL}/broker/aliceblue/callback` });
 
   await test.step('set-up: quick signals (one bullish minute), a subscribed trader with the bot on', async () => {
-    const admin = await createAdmin(request);
-    for (const [name, value] of [
-      ['consecutiveCandles', '1'],
-      ['minMovement', '1'],
-      ['entryOffset', '1'],
-    ] as const) {
-      const saved = await request.put(`/api/admin/control/${name}`, {
-        headers: bearer(admin.token),
-        data: { value },
-      });
-      expect(saved.status(), await saved.text()).toBe(200);
-    }
+    await quickSignals(request);
   });
   const { token } = await newTrader(request, TRADER.firstName, true, TRADER, false);
 
@@ -109,29 +104,15 @@ test('a trader connects Alice Blue by its redirect login, goes Live, a signal tr
   });
 
   await test.step('live NIFTY from the NOREN socket, not simulated', async () => {
-    const price = page.getByLabel('NIFTY 50 price');
-    await expect(price).toHaveText(/^2[34],\d{3}\.\d{2}$/, { timeout: 30_000 });
-    const first = await price.textContent();
-    await expect(price).not.toHaveText(first ?? '', { timeout: 10_000 });
-    await expect(page.getByText('SIMULATED DATA')).toHaveCount(0);
+    await expectLiveNifty(page);
   });
 
   await test.step('switch to Live after the risk disclosure', async () => {
-    await page.getByRole('button', { name: 'Switch to Live' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Switch to Live trading' });
-    await expect(dialog.getByText('Risk disclosure', { exact: true })).toBeVisible();
-    await expect(dialog.getByRole('button', { name: 'Go Live' })).toBeDisabled();
-    await dialog.getByRole('checkbox').check();
-    await dialog.getByRole('button', { name: 'Go Live' }).click();
-    await expect(page.getByLabel('Trading mode').first()).toHaveText(/LIVE/i);
-    // The bot goes on only now: on a slow machine a signal before the switch would otherwise trade on paper.
-    await setBotSwitch(request, token, true);
+    await switchToLive(page, request, token);
   });
 
   await test.step('the next signal is a protected LIMIT order at ANT; its fill shows with its P&L', async () => {
-    const recent = page.locator('table').filter({ hasText: 'CALL' }).first();
-    // A minute for the candle to close, seconds for the trigger: well inside two minutes.
-    await expect(recent).toBeVisible({ timeout: 150_000 });
+    const recent = await firstTrade(page);
     const orders = fake.book.ordersOf(ACCOUNT.userId);
     const buy = orders.find((o) => o.Trantype === 'BUY');
     expect(buy).toMatchObject({ Status: 'complete', Prctype: 'L', Pcode: 'MIS' });
@@ -140,21 +121,12 @@ test('a trader connects Alice Blue by its redirect login, goes Live, a signal tr
     expect(
       orders.some((o) => o.Trantype === 'SELL' && o.Prctype === 'SL' && o.Status === 'trigger pending'),
     ).toBe(true);
-    await expect(recent.getByText(/^[+-]₹[\d,]+\.\d{2}/).first()).toBeVisible({ timeout: 15_000 });
+    await expectPnl(recent);
   });
 
   await test.step('ANT ends the session: the card says so and the dashboard offers Reconnect', async () => {
     fake.expireSessions();
-    // The adapter's next call to ANT is refused: the server marks the session expired with the fixed message…
-    await expect.poll(() => brokerSessionOf(request, token), { timeout: 60_000 }).toBe('expired');
-    // …and pushes it (`user:broker`) to the open dashboard, whose card says so without a reload.
-    await expect(page.getByLabel('Broker session', { exact: true })).toHaveText('Session expired');
-    // The banner is offered from 08:30 IST: the browser's clock moves to the next morning.
-    const tomorrow = istDate(Date.now() + 24 * 3_600_000);
-    await page.clock.setFixedTime(new Date(istDateTime(tomorrow, '08:45')));
-    await page.reload();
-    const banner = page.getByRole('status').filter({ hasText: 'Broker session expired' });
-    await expect(banner).toBeVisible();
+    const banner = await expectReconnectOffered(page, request, token);
     // Reconnect goes through ANT's login again; its state-less redirect completes this new click.
     const back = page.waitForURL(/\/broker\/aliceblue\/callback\?/);
     await banner.getByRole('button', { name: 'Reconnect' }).click();

@@ -7,9 +7,10 @@
 import { currentExpiry } from '../fakes/angelone/currentExpiry';
 import { startAngelFake, type AngelFake } from '../fakes/angelone/server';
 import { totp } from '../fakes/angelone/totp';
-import { bearer, createAdmin, newTrader, setBotSwitch } from './support/admin';
+import { newTrader, quickSignals } from './support/admin';
 import { newPerson, openSignedIn, toast } from './support/app';
 import { expect, test as base } from './support/fixtures';
+import { expectLiveNifty, expectPnl, firstTrade, switchToLive } from './support/liveBroker';
 
 // A fixed account: the product's configuration names the market-data account before it starts.
 const TRADER = { ...newPerson('Lakshmi'), email: 'lakshmi.feed@example.com' };
@@ -83,18 +84,7 @@ test('a trader logs in to Angel One by the daily form, goes Live, and a signal t
   test.setTimeout(240_000);
 
   await test.step('set-up: quick signals (one bullish minute), a subscribed trader with the bot on', async () => {
-    const admin = await createAdmin(request);
-    for (const [name, value] of [
-      ['consecutiveCandles', '1'],
-      ['minMovement', '1'],
-      ['entryOffset', '1'],
-    ] as const) {
-      const saved = await request.put(`/api/admin/control/${name}`, {
-        headers: bearer(admin.token),
-        data: { value },
-      });
-      expect(saved.status(), await saved.text()).toBe(200);
-    }
+    await quickSignals(request);
   });
   const { token } = await newTrader(request, TRADER.firstName, true, TRADER, false);
 
@@ -123,35 +113,21 @@ test('a trader logs in to Angel One by the daily form, goes Live, and a signal t
   });
 
   await test.step('live NIFTY from SmartStream, not simulated', async () => {
-    const price = page.getByLabel('NIFTY 50 price');
-    await expect(price).toHaveText(/^2[34],\d{3}\.\d{2}$/, { timeout: 30_000 });
-    const first = await price.textContent();
-    await expect(price).not.toHaveText(first ?? '', { timeout: 10_000 });
-    await expect(page.getByText('SIMULATED DATA')).toHaveCount(0);
+    await expectLiveNifty(page);
   });
 
   await test.step('switch to Live after the risk disclosure', async () => {
-    await page.getByRole('button', { name: 'Switch to Live' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Switch to Live trading' });
-    await expect(dialog.getByText('Risk disclosure', { exact: true })).toBeVisible();
-    await expect(dialog.getByRole('button', { name: 'Go Live' })).toBeDisabled();
-    await dialog.getByRole('checkbox').check();
-    await dialog.getByRole('button', { name: 'Go Live' }).click();
-    await expect(page.getByLabel('Trading mode').first()).toHaveText(/LIVE/i);
-    // The bot goes on only now: on a slow machine a signal before the switch would otherwise trade on paper.
-    await setBotSwitch(request, token, true);
+    await switchToLive(page, request, token);
   });
 
   await test.step('the next signal is a protected LIMIT order at Angel; its fill shows with its P&L', async () => {
-    const recent = page.locator('table').filter({ hasText: 'CALL' }).first();
-    // A minute for the candle to close, seconds for the trigger: well inside two minutes.
-    await expect(recent).toBeVisible({ timeout: 150_000 });
+    const recent = await firstTrade(page);
     const orders = fake.book.ordersOf(ACCOUNT.clientCode);
     const buy = orders.find((o) => o.transactiontype === 'BUY');
     expect(buy).toMatchObject({ status: 'complete', exchange: 'NFO', ordertype: 'LIMIT', variety: 'NORMAL' });
     expect(buy?.ordertag).toBeTruthy();
     // The stop rests at Angel as a stop-limit from the moment the entry filled.
     expect(orders.some((o) => o.ordertype === 'STOPLOSS_LIMIT' && o.status === 'trigger pending')).toBe(true);
-    await expect(recent.getByText(/^[+-]₹[\d,]+\.\d{2}/).first()).toBeVisible({ timeout: 15_000 });
+    await expectPnl(recent);
   });
 });

@@ -6,9 +6,10 @@
 // → Dhan's page → back to the callback with only a tokenId) and is Connected.
 import { currentExpiry } from '../fakes/kite/currentExpiry';
 import { startDhanFake, type DhanFake, type DhanFakeAccount } from '../fakes/dhan/server';
-import { bearer, createAdmin, newTrader, setBotSwitch } from './support/admin';
+import { newTrader, quickSignals } from './support/admin';
 import { newPerson, openSignedIn, toast } from './support/app';
 import { expect, test as base } from './support/fixtures';
+import { expectLiveNifty, expectPnl, firstTrade, switchToLive } from './support/liveBroker';
 import { startRisingMarket } from './support/market';
 
 // A fixed account: the product's configuration names the market-data account before it starts.
@@ -85,18 +86,7 @@ test('a trader pastes a Dhan access token, goes Live, and a signal trades at the
   test.setTimeout(240_000);
 
   await test.step('set-up: quick signals (one bullish minute), a subscribed trader with the bot on', async () => {
-    const admin = await createAdmin(request);
-    for (const [name, value] of [
-      ['consecutiveCandles', '1'],
-      ['minMovement', '1'],
-      ['entryOffset', '1'],
-    ] as const) {
-      const saved = await request.put(`/api/admin/control/${name}`, {
-        headers: bearer(admin.token),
-        data: { value },
-      });
-      expect(saved.status(), await saved.text()).toBe(200);
-    }
+    await quickSignals(request);
   });
   const { token } = await newTrader(request, TRADER.firstName, true, TRADER, false);
 
@@ -115,32 +105,21 @@ test('a trader pastes a Dhan access token, goes Live, and a signal trades at the
   });
 
   await test.step("live NIFTY from Dhan's feed, not simulated", async () => {
-    const price = page.getByLabel('NIFTY 50 price');
-    await expect(price).toHaveText(/^2[34],\d{3}\.\d{2}$/, { timeout: 30_000 });
-    const first = await price.textContent();
-    await expect(price).not.toHaveText(first ?? '', { timeout: 10_000 });
-    await expect(page.getByText('SIMULATED DATA')).toHaveCount(0);
+    await expectLiveNifty(page);
   });
 
   await test.step('switch to Live after the risk disclosure', async () => {
-    await page.getByRole('button', { name: 'Switch to Live' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Switch to Live trading' });
-    await dialog.getByRole('checkbox').check();
-    await dialog.getByRole('button', { name: 'Go Live' }).click();
-    await expect(page.getByLabel('Trading mode').first()).toHaveText(/LIVE/i);
-    // The bot goes on only now: on a slow machine a signal before the switch would otherwise trade on paper.
-    await setBotSwitch(request, token, true);
+    await switchToLive(page, request, token);
   });
 
   await test.step('the next signal is a protected LIMIT order at Dhan; its fill shows with its P&L', async () => {
-    const recent = page.locator('table').filter({ hasText: 'CALL' }).first();
-    await expect(recent).toBeVisible({ timeout: 150_000 });
+    const recent = await firstTrade(page);
     const orders = fake.book.ordersOf(ACCOUNT.clientId);
     const buy = orders.find((o) => o.transactionType === 'BUY');
     expect(buy).toMatchObject({ orderStatus: 'TRADED', exchangeSegment: 'NSE_FNO', orderType: 'LIMIT' });
     expect(buy?.correlationId).toBeTruthy();
     expect(orders.some((o) => o.orderType === 'STOP_LOSS' && o.orderStatus === 'PENDING')).toBe(true);
-    await expect(recent.getByText(/^[+-]₹[\d,]+\.\d{2}/).first()).toBeVisible({ timeout: 15_000 });
+    await expectPnl(recent);
   });
 });
 

@@ -6,9 +6,10 @@
 // protected LIMIT order at the fake whose fill shows on the dashboard with its P&L, its stop resting at Groww as SL.
 import { currentExpiry } from '../fakes/angelone/currentExpiry';
 import { startGrowwFake, type GrowwFake } from '../fakes/groww/server';
-import { newTrader, quickSignals, setBotSwitch } from './support/admin';
+import { newTrader, quickSignals } from './support/admin';
 import { newPerson, openSignedIn, toast } from './support/app';
 import { expect, test as base } from './support/fixtures';
+import { expectLiveNifty, expectPnl, firstTrade, switchToLive } from './support/liveBroker';
 
 // A fixed account: the product's configuration names the market-data account before it starts.
 const TRADER = { ...newPerson('Farhan'), email: 'farhan.feed@example.com' };
@@ -104,27 +105,15 @@ test('a trader connects Groww by the approval flow, goes Live, and a signal trad
   });
 
   await test.step('live NIFTY from Groww, not simulated', async () => {
-    const price = page.getByLabel('NIFTY 50 price');
-    await expect(price).toHaveText(/^2[34],\d{3}\.\d{2}$/, { timeout: 30_000 });
-    const first = await price.textContent();
-    await expect(price).not.toHaveText(first ?? '', { timeout: 10_000 });
-    await expect(page.getByText('SIMULATED DATA')).toHaveCount(0);
+    await expectLiveNifty(page);
   });
 
   await test.step('switch to Live after the risk disclosure', async () => {
-    await page.getByRole('button', { name: 'Switch to Live' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Switch to Live trading' });
-    await expect(dialog.getByRole('button', { name: 'Go Live' })).toBeDisabled();
-    await dialog.getByRole('checkbox').check();
-    await dialog.getByRole('button', { name: 'Go Live' }).click();
-    await expect(page.getByLabel('Trading mode').first()).toHaveText(/LIVE/i);
-    // The bot goes on only now: on a slow machine a signal before the switch would otherwise trade on paper.
-    await setBotSwitch(request, token, true);
+    await switchToLive(page, request, token);
   });
 
   await test.step('the next signal is a protected LIMIT order at Groww; its fill shows with its P&L', async () => {
-    const recent = page.locator('table').filter({ hasText: 'CALL' }).first();
-    await expect(recent).toBeVisible({ timeout: 150_000 });
+    const recent = await firstTrade(page);
     const orders = fake.book.of(ACCOUNT.ucc);
     const buy = orders.find((o) => o.transaction_type === 'BUY');
     expect(buy).toMatchObject({ order_status: 'EXECUTED', order_type: 'LIMIT', product: 'MIS' });
@@ -134,6 +123,6 @@ test('a trader connects Groww by the approval flow, goes Live, and a signal trad
         fake.book.of(ACCOUNT.ucc).some((o) => o.order_type === 'SL' && o.order_status === 'TRIGGER_PENDING'),
       )
       .toBe(true);
-    await expect(recent.getByText(/^[+-]₹[\d,]+\.\d{2}/).first()).toBeVisible({ timeout: 15_000 });
+    await expectPnl(recent);
   });
 });
