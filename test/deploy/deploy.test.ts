@@ -172,7 +172,7 @@ describe('malloc arenas', () => {
     // an operator's own value wins over start.mjs's default
     expect(read('scripts/start.mjs')).toContain("env: { MALLOC_ARENA_MAX: '1', NODE_OPTIONS");
     expect(read('scripts/start.mjs')).toMatch(/NODE_OPTIONS: '[^']*', \.\.\.process\.env \}/);
-    expect(read('test/load/bench-live.ts')).toContain("MALLOC_ARENA_MAX: '1',");
+    expect(read('test/load/servers.ts')).toContain("MALLOC_ARENA_MAX: '1',");
   });
 });
 
@@ -192,7 +192,7 @@ describe("V8's old-generation ceiling", () => {
       ceilingIn((service.get('Environment') ?? []).join('\n')),
       ceilingIn(runtimeStage),
       ceilingIn(read('scripts/start.mjs')),
-      ceilingIn(read('test/load/bench-live.ts')),
+      ceilingIn(read('test/load/servers.ts')),
     ];
     for (const values of found) expect(values).toHaveLength(1);
     const values = new Set(found.flat());
