@@ -15,6 +15,9 @@ import { growwInstrumentCsv, growwNiftyOptions, type GrowwFakeInstrument } from 
 import { GrowwFakeBook, type GrowwFakeOrder } from './orderBook';
 import { GrowwFakeSocket } from './socket';
 import { send, type JsonReply as Reply } from '../reply';
+import { cancelOrder, fail, modifyOrder, ok, placeOrder } from './orders';
+
+export { GROWW_FAKE_FREEZE_QTY } from './orders';
 
 /** A trader at the fake: their API key and secret, the key's TOTP secret and the account's UCC. */
 export interface GrowwFakeAccount {
@@ -45,8 +48,6 @@ export interface GrowwFakeOptions {
   readonly tickMs?: number;
 }
 
-export const GROWW_FAKE_FREEZE_QTY = 1_800;
-
 /** A request as the fake saw it (tests check the headers Groww requires). */
 export interface SeenRequest {
   readonly method: string;
@@ -54,11 +55,6 @@ export interface SeenRequest {
   readonly headers: IncomingHttpHeaders;
 }
 
-const ok = (payload: unknown): Reply => ({ status: 200, json: { status: 'SUCCESS', payload } });
-const fail = (status: number, code: string | null, message: string): Reply => ({
-  status,
-  json: { status: 'FAILURE', error: { code, message, metadata: null } },
-});
 /** Groww documents no code for these; the SDK reads them by HTTP status. */
 const UNAUTHORISED = fail(401, 'GA005', 'User not authorised to perform this operation');
 const FAULT_REPLIES: Readonly<Partial<Record<BrokerFault, Reply>>> = {
@@ -74,8 +70,6 @@ const ORDER_ROUTES: Readonly<Record<string, 'place' | 'modify' | 'cancel'>> = {
   '/v1/order/modify': 'modify',
   '/v1/order/cancel': 'cancel',
 };
-
-const REFERENCE_RE = /^(?=.{8,20}$)[A-Za-z0-9]+(?:-[A-Za-z0-9]+){0,2}$/;
 
 export class GrowwFake {
   readonly book = new GrowwFakeBook(() => Date.now());
@@ -274,15 +268,15 @@ export class GrowwFake {
     this.orderRequests.record(route, ucc);
     const fault = this.faults.take(route);
     if (fault === 'timeout_placed') {
-      const reply = this.place(ucc, body);
+      const reply = placeOrder(this, ucc, body);
       this.faults.hold(() => send(res, reply));
       return;
     }
     const canned = fault === undefined || fault === 'partial_fill' ? undefined : FAULT_REPLIES[fault];
     if (canned !== undefined) return send(res, canned);
-    if (route === 'modify') return send(res, this.modify(ucc, body));
-    if (route === 'cancel') return send(res, this.cancel(ucc, body));
-    const reply = this.place(ucc, body);
+    if (route === 'modify') return send(res, modifyOrder(this, ucc, body));
+    if (route === 'cancel') return send(res, cancelOrder(this, ucc, body));
+    const reply = placeOrder(this, ucc, body);
     send(res, reply);
     const placed = (reply.json as { payload?: { groww_order_id?: string } }).payload?.groww_order_id;
     if (placed === undefined) return;
@@ -298,71 +292,6 @@ export class GrowwFake {
     } else if (this.autoFillPrice !== undefined && order?.order_type === 'LIMIT') {
       void this.fill(placed, order.price);
     }
-  }
-
-  private place(ucc: string, b: Record<string, unknown>): Reply {
-    const instrument = this.instruments.find((i) => i.tradingSymbol === b.trading_symbol);
-    const quantity = Number(b.quantity);
-    const reference = String(b.order_reference_id ?? '');
-    if (b.exchange !== 'NSE' || b.segment !== 'FNO' || b.validity !== 'DAY') {
-      return fail(400, 'GA001', 'Invalid exchange, segment or validity');
-    }
-    if (instrument === undefined) return fail(400, 'GA001', 'Invalid trading symbol.');
-    if (!['LIMIT', 'SL'].includes(String(b.order_type))) {
-      return fail(400, 'GA001', 'Market orders are not accepted from APIs');
-    }
-    if (
-      !['MIS', 'NRML'].includes(String(b.product)) ||
-      !['BUY', 'SELL'].includes(String(b.transaction_type))
-    ) {
-      return fail(400, 'GA001', 'Invalid product or transaction type');
-    }
-    if (!(quantity > 0) || quantity % this.lotSize !== 0 || quantity > GROWW_FAKE_FREEZE_QTY) {
-      return fail(400, 'GA001', 'Invalid quantity');
-    }
-    if (!REFERENCE_RE.test(reference)) return fail(400, 'GA001', 'Invalid order reference id');
-    if (this.book.byReference(ucc, reference) !== undefined) {
-      return fail(400, 'GA007', 'Duplicate order reference id');
-    }
-    const order = this.book.add(ucc, {
-      trading_symbol: instrument.tradingSymbol,
-      quantity,
-      price: Number(b.price ?? 0),
-      trigger_price: Number(b.trigger_price ?? 0),
-      order_type: String(b.order_type),
-      transaction_type: String(b.transaction_type) as 'BUY' | 'SELL',
-      product: String(b.product),
-      order_reference_id: reference,
-    });
-    return ok({
-      groww_order_id: order.groww_order_id,
-      order_status: order.order_status,
-      order_reference_id: reference,
-      remark: 'Order placed successfully',
-    });
-  }
-
-  private modify(ucc: string, b: Record<string, unknown>): Reply {
-    const order = this.book.get(String(b.groww_order_id ?? ''));
-    if (order === undefined || order.ucc !== ucc)
-      return fail(404, 'GA004', 'Requested entity does not exist');
-    if (b.segment !== 'FNO' || b.order_type !== order.order_type) return fail(400, 'GA001', 'Bad request');
-    if (!this.book.isOpen(order)) return fail(400, 'GA006', 'Cannot process this request');
-    this.book.modify(order.groww_order_id, {
-      quantity: Number(b.quantity ?? order.quantity),
-      price: Number(b.price ?? order.price),
-      trigger_price: Number(b.trigger_price ?? order.trigger_price),
-    });
-    return ok({ groww_order_id: order.groww_order_id, order_status: 'OPEN' });
-  }
-
-  private cancel(ucc: string, b: Record<string, unknown>): Reply {
-    const order = this.book.get(String(b.groww_order_id ?? ''));
-    if (order === undefined || order.ucc !== ucc)
-      return fail(404, 'GA004', 'Requested entity does not exist');
-    if (!this.book.isOpen(order)) return fail(400, 'GA006', 'Cannot process this request');
-    this.book.cancel(order.groww_order_id);
-    return ok({ groww_order_id: order.groww_order_id, order_status: 'CANCELLED' });
   }
 
   private read(method: string, path: string, query: URLSearchParams, ucc: string): Reply {
