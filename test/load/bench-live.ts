@@ -25,7 +25,8 @@ import {
 import { log, setInterruptHook, silenceLog, sleep, stopChild, track } from './children';
 import { checkClusterServers, SetupError, startCluster } from './cluster-nodes';
 import { ownOpenFilesLimit, readCpuTicks } from './proc';
-import { renderReport, tickNotes, type BenchReport, type RestResult, type SocketPhaseResult } from './report';
+import { renderReport } from './render';
+import { tickNotes, type BenchReport, type RestResult, type SocketPhaseResult } from './report';
 import {
   BARE_TOKENS,
   BROADCAST_INTERVAL_MS,

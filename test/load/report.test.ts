@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   clusterVerdict,
-  formatTable,
   latencyVerdict,
   memoryVerdict,
   poolRounds,
-  renderReport,
   restVerdict,
   roundsSpread,
   summarizeMemory,
@@ -16,6 +14,7 @@ import {
   type RoundResult,
   type SocketPhaseResult,
 } from './report';
+import { formatTable, renderReport } from './render';
 
 function phase(label: SocketPhaseResult['label'], p99: number | null, clients = 10): SocketPhaseResult {
   return {
