@@ -80,9 +80,8 @@ test('a trader connects Alice Blue by its redirect login, goes Live, a signal tr
   test.setTimeout(240_000);
   fake.addAccount({ ...ACCOUNT, redirectUrl: `${baseURL}/broker/aliceblue/callback` });
 
-  await test.step('set-up: quick signals (one bullish minute), a subscribed trader with the bot on', async () => {
-    await quickSignals(request);
-  });
+  // Set-up: quick signals (one bullish minute arms a CALL); a subscribed trader whose bot goes on once Live is chosen.
+  await quickSignals(request);
   const { token } = await newTrader(request, TRADER.firstName, true, TRADER, false);
 
   await test.step('save the ANT app and connect through the vendor login redirect (no state comes back)', async () => {

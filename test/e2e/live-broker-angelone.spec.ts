@@ -83,9 +83,8 @@ test('a trader logs in to Angel One by the daily form, goes Live, and a signal t
 }) => {
   test.setTimeout(240_000);
 
-  await test.step('set-up: quick signals (one bullish minute), a subscribed trader with the bot on', async () => {
-    await quickSignals(request);
-  });
+  // Set-up: quick signals (one bullish minute arms a CALL); a subscribed trader whose bot goes on once Live is chosen.
+  await quickSignals(request);
   const { token } = await newTrader(request, TRADER.firstName, true, TRADER, false);
 
   await test.step('save the SmartAPI key, then log in with client code, MPIN and TOTP', async () => {

@@ -85,9 +85,8 @@ test('a trader pastes a Dhan access token, goes Live, and a signal trades at the
 }) => {
   test.setTimeout(240_000);
 
-  await test.step('set-up: quick signals (one bullish minute), a subscribed trader with the bot on', async () => {
-    await quickSignals(request);
-  });
+  // Set-up: quick signals (one bullish minute arms a CALL); a subscribed trader whose bot goes on once Live is chosen.
+  await quickSignals(request);
   const { token } = await newTrader(request, TRADER.firstName, true, TRADER, false);
 
   await test.step('save the Dhan key, then paste the client id and the access token', async () => {

@@ -78,9 +78,8 @@ test('a trader connects Groww by the approval flow, goes Live, and a signal trad
 }) => {
   test.setTimeout(240_000);
 
-  await test.step('set-up: quick signals (one bullish minute), a subscribed trader with the bot on', async () => {
-    await quickSignals(request);
-  });
+  // Set-up: quick signals (one bullish minute arms a CALL); a subscribed trader whose bot goes on once Live is chosen.
+  await quickSignals(request);
   const { token } = await newTrader(request, TRADER.firstName, true, TRADER, false);
 
   await test.step('save the API key and secret, then connect with the TOTP left empty (key approved in Groww)', async () => {

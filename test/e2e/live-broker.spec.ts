@@ -72,9 +72,8 @@ test('a trader connects Zerodha, goes Live, a signal trades at the broker, and t
   test.setTimeout(240_000);
   fake.addApp({ ...APP, redirectUrl: `${baseURL}/broker/zerodha/callback` });
 
-  await test.step('set-up: quick signals (one bullish minute), a subscribed trader with the bot on', async () => {
-    await quickSignals(request);
-  });
+  // Set-up: quick signals (one bullish minute arms a CALL); a subscribed trader whose bot goes on once Live is chosen.
+  await quickSignals(request);
   const { token } = await newTrader(request, TRADER.firstName, true, TRADER, false);
 
   await test.step('save the Kite app and connect through the login redirect', async () => {
