@@ -5,62 +5,40 @@
 // fake's login sends you straight back, and the dashboard shows the fake's live NIFTY. Orders placed in Live mode
 // go to the fake and fill at once.
 //   PORT (3000) is the product's port, FYERS_FAKE_PORT (3936) the fake's; Ctrl-C stops both.
-import { spawn } from 'node:child_process';
+import { demoFakePort, demoPort, runDemo } from '../demo';
 import { currentExpiry } from '../kite/currentExpiry';
 import { startFyersMarketWalk } from './marketWalk';
 import { startFyersFake } from './server';
 
-const port = Number(process.env.PORT ?? 3000);
-const fakePort = Number(process.env.FYERS_FAKE_PORT ?? 3936);
-const email = process.env.FEED_ACCOUNT ?? 'feed@example.com';
 const app = {
   appId: 'DEMOFY1-100',
   secret: 'demofyerssecret01',
   fyId: 'XD1234',
   name: 'Demo Trader',
-  redirectUrl: `http://127.0.0.1:${port}/broker/fyers/callback`,
+  redirectUrl: `http://127.0.0.1:${demoPort}/broker/fyers/callback`,
 };
 
 const fake = await startFyersFake({
-  port: fakePort,
+  port: demoFakePort('FYERS_FAKE_PORT', 3936),
   expiry: currentExpiry(),
   apps: [app],
   autoFillPrice: 100,
 });
-const stopWalk = startFyersMarketWalk(fake);
-const product = spawn(process.execPath, ['scripts/start.mjs'], {
-  stdio: 'inherit',
+
+runDemo({
+  broker: 'Fyers',
+  feed: 'fyers',
+  fakeUrl: fake.url,
   env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    FEED: 'fyers',
-    FEED_ACCOUNT: email,
     FYERS_API_ROOT: fake.url,
     FYERS_LOGIN_URL: `${fake.url}/api/v3/generate-authcode`,
     FYERS_WS_ROOT: fake.wsUrl,
     FYERS_MASTER_ROOT: fake.url,
   },
-});
-
-process.stdout.write(
-  [
-    '',
-    `Fyers fake on ${fake.url}; OptionPilot on http://127.0.0.1:${port} with FEED=fyers.`,
-    `1. Sign up as ${email} (the market-data account) and subscribe in test mode.`,
+  steps: [
     `2. Broker Connection: Fyers, App ID ${app.appId}, Secret ID ${app.secret}; Save, then Connect.`,
     '3. The dashboard shows the fake data socket’s NIFTY; Switch to Live sends orders to the fake.',
-    '',
-  ].join('\n'),
-);
-
-const shutdown = (): void => {
-  stopWalk();
-  product.kill('SIGTERM');
-};
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);
-product.on('exit', (code) => {
-  void fake.close().then(() => process.exit(code ?? 0));
+  ],
+  stop: startFyersMarketWalk(fake),
+  closeFake: () => fake.close(),
 });

@@ -4,61 +4,39 @@
 // market-data account), save the key and secret under Zerodha, press Connect: the fake's login sends you straight
 // back, and the dashboard shows the fake's live NIFTY. Orders placed in Live mode go to the fake and fill at once.
 //   PORT (3000) is the product's port, KITE_FAKE_PORT (3926) the fake's; Ctrl-C stops both.
-import { spawn } from 'node:child_process';
+import { demoFakePort, demoPort, runDemo } from '../demo';
 import { currentExpiry } from './currentExpiry';
 import { startMarketWalk } from './marketWalk';
 import { startKiteFake } from './server';
 
-const port = Number(process.env.PORT ?? 3000);
-const fakePort = Number(process.env.KITE_FAKE_PORT ?? 3926);
-const email = process.env.FEED_ACCOUNT ?? 'feed@example.com';
 const app = {
   apiKey: 'demokitekey01',
   apiSecret: 'demokitesecret01',
   userId: 'DM1234',
   userName: 'Demo Trader',
-  redirectUrl: `http://127.0.0.1:${port}/broker/zerodha/callback`,
+  redirectUrl: `http://127.0.0.1:${demoPort}/broker/zerodha/callback`,
 };
 
 const fake = await startKiteFake({
-  port: fakePort,
+  port: demoFakePort('KITE_FAKE_PORT', 3926),
   expiry: currentExpiry(),
   apps: [app],
   autoFillPrice: 100,
 });
-const stopWalk = startMarketWalk(fake);
-const product = spawn(process.execPath, ['scripts/start.mjs'], {
-  stdio: 'inherit',
+
+runDemo({
+  broker: 'Kite',
+  feed: 'kite',
+  fakeUrl: fake.url,
   env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    FEED: 'kite',
-    FEED_ACCOUNT: email,
     KITE_API_ROOT: fake.url,
     KITE_LOGIN_URL: `${fake.url}/connect/login`,
     KITE_WS_ROOT: fake.wsUrl,
   },
-});
-
-process.stdout.write(
-  [
-    '',
-    `Kite fake on ${fake.url}; OptionPilot on http://127.0.0.1:${port} with FEED=kite.`,
-    `1. Sign up as ${email} (the market-data account) and subscribe in test mode.`,
+  steps: [
     `2. Broker Connection: Zerodha, API key ${app.apiKey}, API secret ${app.apiSecret}; Save, then Connect.`,
     '3. The dashboard shows the fake Kite Ticker’s NIFTY; Switch to Live sends orders to the fake.',
-    '',
-  ].join('\n'),
-);
-
-const shutdown = (): void => {
-  stopWalk();
-  product.kill('SIGTERM');
-};
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);
-product.on('exit', (code) => {
-  void fake.close().then(() => process.exit(code ?? 0));
+  ],
+  stop: startMarketWalk(fake),
+  closeFake: () => fake.close(),
 });
