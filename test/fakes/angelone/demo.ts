@@ -54,4 +54,5 @@ runDemo({
   },
   closeFake: () => fake.close(),
 });
+// The TOTP under the steps, as an authenticator app shows it (runDemo's stop ends it on Ctrl-C).
 const stopTotp = showTotpEvery30s('Angel One', () => totp(account.totpSecret));
